@@ -1,0 +1,30 @@
+# Guard test `layering`: fails when a file includes a header of a later layer (DESIGN.md).
+# Order: sim < runtime < properties < scenarios < reports < tools. A file in layer L may
+# include "X/..." only when X is L or an earlier layer. Property-test suites in properties/
+# (files ending in _props.cpp or under properties/gen/) may include every layer.
+# Usage: cmake -DROOT=<repo> -P layering.cmake
+set(layers sim runtime properties scenarios reports tools)
+set(violations "")
+foreach(layer IN LISTS layers)
+    list(FIND layers ${layer} layer_rank)
+    file(GLOB_RECURSE sources "${ROOT}/${layer}/*.hpp" "${ROOT}/${layer}/*.cpp")
+    foreach(source IN LISTS sources)
+        if(layer STREQUAL "properties" AND (source MATCHES "_props\\.cpp$" OR source MATCHES "/properties/gen/"))
+            continue()
+        endif()
+        file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[a-z_]+/")
+        foreach(line IN LISTS includes)
+            string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([a-z_]+)/.*$" "\\1" target "${line}")
+            list(FIND layers ${target} target_rank)
+            if(target_rank GREATER layer_rank)
+                file(RELATIVE_PATH rel "${ROOT}" "${source}")
+                list(APPEND violations "${rel}: ${layer}/ must not include ${target}/ (${line})")
+            endif()
+        endforeach()
+    endforeach()
+endforeach()
+if(violations)
+    list(JOIN violations "\n  " text)
+    message(FATAL_ERROR "layering violations:\n  ${text}")
+endif()
+message(STATUS "layering: ok")

@@ -1,0 +1,111 @@
+// Scheduler: the runnable set and the policies that pick from it (fifo, random, pct, replay),
+// with the decision log that makes every run replayable.
+// Part of sim/: depends on the standard library only; knows tasks only by id.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/prng.hpp"
+#include "sim/result.hpp"
+
+namespace routesim::sim {
+
+/// A schedulable unit; the runtime uses the process id, so "ordered by task id" is
+/// "ordered by PID".
+using TaskId = std::uint64_t;
+
+/// How the scheduler picks among runnable tasks.
+enum class Policy : std::uint8_t {
+    Fifo,   ///< the canonical order: served in the order they became runnable
+    Random, ///< uniform among the runnable set
+    Pct,    ///< probabilistic concurrency testing (Burckhardt et al. 2010)
+    Replay, ///< choices read from a list; canonical once the list runs out
+};
+
+/// The policy's name as used on the CLI and in scenario files.
+std::string_view policy_name(Policy policy);
+
+/// Parses "fifo", "random", "pct" or "replay".
+Result<Policy, std::string> parse_policy(std::string_view name);
+
+/// Scheduler configuration, built with designated initializers at the call site.
+struct SchedulerOptions {
+    Policy policy = Policy::Fifo;
+    /// PCT bug depth d: d-1 priority change points.
+    std::uint32_t pct_depth = 3;
+    /// PCT: the change points are drawn uniformly among this many steps.
+    std::uint64_t pct_steps_expected = 10'000;
+    /// Replay: the recorded choices (index into the runnable set ordered by task id).
+    std::vector<std::uint32_t> replay;
+    /// Record the decision log even under Fifo (it costs an ordered runnable set).
+    bool record_fifo = false;
+};
+
+/// The runnable set and the policy. A decision is recorded only when two or more tasks are
+/// runnable, as the index of the chosen task in the runnable set ordered by task id; replay
+/// consumes a decision under the same condition, so the log is exactly the set of real
+/// choices. A decision out of range, or one past the end of the log, takes the canonical
+/// (fifo) task instead.
+class Scheduler {
+public:
+    /// `prng` is the scheduler's own stream (forked from the root seed as "scheduler").
+    Scheduler(SchedulerOptions options, Prng prng);
+
+    // -- queries ----------------------------------------------------------------------
+    /// Number of runnable tasks.
+    std::size_t runnable_count() const;
+    bool has_runnable() const { return runnable_count() > 0; }
+    /// The decisions made so far (see class comment).
+    const std::vector<std::uint32_t>& decisions() const { return decisions_; }
+    Policy policy() const { return options_.policy; }
+    /// How many replay decisions were taken from the list (the rest fell back).
+    std::size_t replay_consumed() const { return replay_next_; }
+
+    // -- commands ---------------------------------------------------------------------
+    /// Adds a task to the runnable set. Precondition: the task is not runnable already.
+    void make_runnable(TaskId task);
+    /// Removes a runnable task without running it (its process died). Returns false when it
+    /// was not runnable.
+    bool remove(TaskId task);
+    /// Picks the next task per the policy, removes it from the runnable set and returns it.
+    /// Returns nothing when no task is runnable.
+    std::optional<TaskId> pick();
+
+private:
+    struct Runnable {
+        TaskId task;
+        std::uint64_t ticket;       // when it became runnable: the canonical order
+        std::uint64_t priority = 0; // PCT only: the task's current priority
+    };
+    bool uses_ordered_set() const;
+    bool needs_fifo_queue() const;
+    void compact_fifo_queue();
+    std::size_t canonical_index();
+    std::size_t choose_index();
+    std::size_t pct_index();
+    std::uint64_t pct_priority(TaskId task);
+    std::size_t find_index(TaskId task) const;
+    TaskId take(std::size_t index);
+
+    SchedulerOptions options_;
+    Prng prng_;
+    std::uint64_t next_ticket_ = 0;
+    std::uint64_t steps_ = 0;
+    // Fast path (fifo, no log): the FIFO queue alone.
+    // Ordered path: `ordered_` sorted by task id, `fifo_` as a lazily cleaned canonical queue.
+    std::vector<Runnable> ordered_;
+    std::deque<Runnable> fifo_;
+    std::vector<std::uint32_t> decisions_;
+    std::size_t replay_next_ = 0;
+    // PCT state: priority per task id (sorted vector of pairs), change points (sorted steps).
+    std::vector<std::pair<TaskId, std::uint64_t>> pct_priorities_;
+    std::vector<std::uint64_t> pct_change_steps_;
+    std::size_t pct_next_change_ = 0;
+};
+
+} // namespace routesim::sim

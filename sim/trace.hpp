@@ -1,0 +1,177 @@
+// The trace bus: typed events with virtual time and a sequence number, fanned out to sinks
+// (JSON Lines writer, in-memory buffer) and folded into a running 64-bit hash.
+// Part of sim/: depends on the standard library only; knows nothing of actors or JSON libs.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "sim/prng.hpp"
+#include "sim/time.hpp"
+
+namespace routesim::sim {
+
+/// An event kind or field name with its FNV-1a 64 hash computed once (at compile time for
+/// constants: `inline constexpr TraceKey key_pid{"pid"};`).
+struct TraceKey {
+    constexpr TraceKey(std::string_view text) : name(text), hash(fnv1a64(text)) {}
+    std::string_view name;
+    std::uint64_t hash;
+};
+
+/// A field value: signed or unsigned integer, boolean or text. Text is borrowed for the
+/// duration of one emit; sinks that keep it copy it.
+class TraceValue {
+public:
+    enum class Type : std::uint8_t { Int, Uint, Bool, Text };
+
+    constexpr TraceValue(std::int64_t value) : type_(Type::Int), word_(static_cast<std::uint64_t>(value)) {}
+    constexpr TraceValue(std::uint64_t value) : type_(Type::Uint), word_(value) {}
+    constexpr TraceValue(int value) : TraceValue(static_cast<std::int64_t>(value)) {}
+    constexpr TraceValue(bool value) : type_(Type::Bool), word_(value ? 1U : 0U) {}
+    constexpr TraceValue(std::string_view text) : type_(Type::Text), word_(fnv1a64(text)), text_(text) {}
+    constexpr TraceValue(const char* text) : TraceValue(std::string_view(text)) {}
+    /// Text whose FNV-1a 64 hash the caller already knows (interned atoms).
+    constexpr TraceValue(std::string_view text, std::uint64_t text_hash)
+        : type_(Type::Text), word_(text_hash), text_(text) {}
+
+    Type type() const { return type_; }
+    std::int64_t as_int() const { return static_cast<std::int64_t>(word_); }
+    std::uint64_t as_uint() const { return word_; }
+    bool as_bool() const { return word_ != 0; }
+    std::string_view as_text() const { return text_; }
+    /// The word folded into the trace hash (for text: its FNV-1a 64).
+    std::uint64_t hash_word() const { return word_; }
+
+private:
+    Type type_;
+    std::uint64_t word_;
+    std::string_view text_;
+};
+
+/// One named field of an event.
+struct TraceField {
+    TraceKey key;
+    TraceValue value;
+};
+
+/// An event as sinks see it. Fields and texts are valid only during the sink call.
+struct TraceEvent {
+    std::uint64_t seq;
+    Instant at;
+    TraceKey kind;
+    const TraceField* fields;
+    std::size_t field_count;
+};
+
+/// Receives every event on the bus, in sequence order.
+class TraceSink {
+public:
+    virtual ~TraceSink() = default;
+    virtual void on_event(const TraceEvent& event) = 0;
+};
+
+/// The running trace hash. Documented algorithm (stable across machines and compilers):
+/// h starts at 0xcbf29ce484222325; folding a 64-bit word w is
+/// h = rotl64(h XOR w, 29) * 0x9e3779b97f4a7c15 (mod 2^64).
+/// Per event the words are: FNV-1a 64 of the kind, the time in ns, then for each field in
+/// order the FNV-1a 64 of its name, the type tag (0 int, 1 uint, 2 bool, 3 text) and the value
+/// (two's complement for int, 0/1 for bool, FNV-1a 64 of the bytes for text). The sequence
+/// number is implied by the order and not folded.
+class TraceHasher {
+public:
+    void fold(std::uint64_t word) {
+        const std::uint64_t mixed = state_ ^ word;
+        state_ = ((mixed << 29) | (mixed >> 35)) * 0x9e3779b97f4a7c15ULL;
+    }
+    std::uint64_t value() const { return state_; }
+
+private:
+    std::uint64_t state_ = 0xcbf29ce484222325ULL;
+};
+
+/// Fans events out to the hash and to the attached sinks. Sinks are not owned and must
+/// outlive the bus or be removed first.
+class TraceBus {
+public:
+    /// Emits one event at `at`. Cost: O(fields) hash folds plus one call per sink.
+    void emit(Instant at, TraceKey kind, std::initializer_list<TraceField> fields);
+    /// Emits one event whose fields are in a caller-owned array.
+    void emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count);
+
+    void add_sink(TraceSink& sink);
+    void remove_sink(TraceSink& sink);
+    /// True when some sink wants the full events (callers may skip building costly texts
+    /// only when this is false and the text does not reach the hash).
+    bool has_sinks() const { return !sinks_.empty(); }
+
+    /// The running hash of every event emitted so far.
+    std::uint64_t hash() const { return hasher_.value(); }
+    /// The number of events emitted so far (the next event's sequence number).
+    std::uint64_t count() const { return next_seq_; }
+
+private:
+    TraceHasher hasher_;
+    std::uint64_t next_seq_ = 0;
+    std::vector<TraceSink*> sinks_;
+};
+
+/// Prints a hash as 16 lowercase hex digits.
+std::string format_hash(std::uint64_t hash);
+
+/// Writes each event as one JSON object per line, keys in canonical order:
+/// "seq", "t" (ns), "kind", then the fields in their emitted order.
+class JsonlSink final : public TraceSink {
+public:
+    explicit JsonlSink(std::ostream& out) : out_(out) {}
+    void on_event(const TraceEvent& event) override;
+
+private:
+    std::ostream& out_;
+};
+
+/// An owned copy of an event, kept by MemorySink for tests and monitors.
+struct TraceRecord {
+    using Value = std::variant<std::int64_t, std::uint64_t, bool, std::string>;
+    std::uint64_t seq = 0;
+    Instant at;
+    std::string kind;
+    std::vector<std::pair<std::string, Value>> fields;
+
+    /// The field `key`, or nullptr when absent.
+    const Value* find(std::string_view key) const;
+    /// The text of field `key`, or "" when absent or not text.
+    std::string text(std::string_view key) const;
+    /// The integer value of `key` (int or uint), or `fallback` when absent.
+    std::int64_t number(std::string_view key, std::int64_t fallback = -1) const;
+    /// One line of JSON, as JsonlSink writes it.
+    std::string to_json() const;
+};
+
+/// Keeps every event in memory (tests, monitors' witnesses). Optionally bounded: with a
+/// limit, only the most recent `capacity` records are kept.
+class MemorySink final : public TraceSink {
+public:
+    explicit MemorySink(std::size_t capacity = 0) : capacity_(capacity) {}
+    void on_event(const TraceEvent& event) override;
+    const std::deque<TraceRecord>& records() const { return records_; }
+    void clear() { records_.clear(); }
+
+    /// Copies an event into an owned record.
+    static TraceRecord copy(const TraceEvent& event);
+
+private:
+    std::size_t capacity_;
+    std::deque<TraceRecord> records_;
+};
+
+/// Appends `text` to `out` as a JSON string literal (quotes and escapes included).
+void append_json_string(std::string& out, std::string_view text);
+
+} // namespace routesim::sim

@@ -1,0 +1,183 @@
+// The step loop of one run.
+// Part of sim/: depends on the standard library only.
+#include "sim/world.hpp"
+
+#include <algorithm>
+
+#include "sim/assert.hpp"
+
+namespace routesim::sim {
+namespace {
+
+constexpr TraceKey kind_limit{"limit"};
+constexpr TraceKey key_what{"what"};
+
+} // namespace
+
+std::string_view stop_reason_name(StopReason reason) {
+    switch (reason) {
+    case StopReason::Idle:
+        return "idle";
+    case StopReason::Until:
+        return "until";
+    case StopReason::EventLimit:
+        return "event-limit";
+    case StopReason::TimeLimit:
+        return "time-limit";
+    case StopReason::Requested:
+        return "requested";
+    }
+    RS_ASSERT(false);
+    return {};
+}
+
+World::World(WorldOptions options)
+    : seed_(options.seed),
+      limits_(options.limits),
+      root_(options.seed),
+      scheduler_(std::move(options.scheduler), root_.fork("scheduler")),
+      faults_(root_.fork("faults"), trace_) {
+    previous_context_ = set_assert_context(AssertContext{&seed_, &now_ns_, &events_});
+}
+
+World::~World() {
+    set_assert_context(previous_context_);
+}
+
+TimerId World::schedule_at(Instant due, std::function<void()> callback) {
+    RS_ASSERT(due >= now());
+    RS_ASSERT(callback != nullptr);
+    std::uint32_t slot = 0;
+    if (!free_slots_.empty()) {
+        slot = free_slots_.back();
+        free_slots_.pop_back();
+    } else {
+        slot = static_cast<std::uint32_t>(timer_slots_.size());
+        timer_slots_.emplace_back();
+    }
+    const std::uint64_t generation = next_generation_++;
+    timer_slots_[slot] = TimerSlot{std::move(callback), generation, true};
+    timers_.push(due, TimerRef{slot, generation});
+    timers_live_++;
+    return TimerId{slot, generation};
+}
+
+TimerId World::schedule_after(Duration delay, std::function<void()> callback) {
+    RS_ASSERT(delay >= Duration::zero());
+    return schedule_at(now() + delay, std::move(callback));
+}
+
+bool World::cancel(TimerId timer) {
+    if (timer.slot >= timer_slots_.size()) {
+        return false;
+    }
+    TimerSlot& slot = timer_slots_[timer.slot];
+    if (!slot.live || slot.generation != timer.generation) {
+        return false;
+    }
+    // The heap entry stays and is skipped when popped; the slot is freed then.
+    slot.live = false;
+    slot.callback = nullptr;
+    timers_live_--;
+    return true;
+}
+
+void World::request_stop(std::string why) {
+    if (!stop_requested_) {
+        stop_requested_ = true;
+        stop_request_ = std::move(why);
+    }
+}
+
+void World::drop_cancelled_head() {
+    while (!timers_.empty() && !timer_slots_[timers_.top().payload.slot].live) {
+        const auto entry = timers_.pop();
+        timer_slots_[entry.payload.slot] = TimerSlot{};
+        free_slots_.push_back(entry.payload.slot);
+    }
+}
+
+void World::fire_due_timers() {
+    while (!timers_.empty() && timers_.top().due.ns() <= now_ns_) {
+        const auto entry = timers_.pop();
+        TimerSlot& slot = timer_slots_[entry.payload.slot];
+        RS_ASSERT(slot.generation == entry.payload.generation);
+        const bool live = slot.live;
+        std::function<void()> callback = std::move(slot.callback);
+        slot = TimerSlot{};
+        free_slots_.push_back(entry.payload.slot);
+        if (!live) {
+            continue;
+        }
+        timers_live_--;
+        events_++;
+        callback();
+        if (stop_requested_ || events_ >= limits_.events_max) {
+            return;
+        }
+    }
+}
+
+bool World::limits_reached(RunOutcome& outcome) const {
+    if (stop_requested_) {
+        outcome.reason = StopReason::Requested;
+        return true;
+    }
+    if (events_ >= limits_.events_max) {
+        outcome.reason = StopReason::EventLimit;
+        return true;
+    }
+    return false;
+}
+
+RunOutcome World::run(std::optional<Instant> until) {
+    RS_ASSERT(runner_ != nullptr);
+    RunOutcome outcome;
+    const Instant end = until.value_or(Instant::max());
+    while (true) {
+        if (limits_reached(outcome)) {
+            break;
+        }
+        fire_due_timers();
+        if (limits_reached(outcome)) {
+            break;
+        }
+        if (const std::optional<TaskId> task = scheduler_.pick()) {
+            events_++;
+            runner_->run_step(*task);
+            continue;
+        }
+        // Nothing runnable at this instant: jump to the next due timer, if any.
+        drop_cancelled_head();
+        if (timers_.empty()) {
+            if (until.has_value()) {
+                now_ns_ = std::max(now_ns_, end.ns());
+                outcome.reason = StopReason::Until;
+            } else {
+                outcome.reason = StopReason::Idle;
+            }
+            break;
+        }
+        const Instant next = timers_.top().due;
+        if (next > end) {
+            now_ns_ = end.ns();
+            outcome.reason = StopReason::Until;
+            break;
+        }
+        if (next > limits_.time_max) {
+            now_ns_ = limits_.time_max.ns();
+            outcome.reason = StopReason::TimeLimit;
+            break;
+        }
+        RS_ASSERT(next.ns() >= now_ns_);
+        now_ns_ = next.ns();
+    }
+    if (outcome.reason == StopReason::EventLimit || outcome.reason == StopReason::TimeLimit) {
+        trace_.emit(now(), kind_limit, {{key_what, stop_reason_name(outcome.reason)}});
+    }
+    outcome.end = now();
+    outcome.events = events_;
+    return outcome;
+}
+
+} // namespace routesim::sim

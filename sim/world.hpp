@@ -1,0 +1,147 @@
+// World: one simulated run. Owns the virtual clock, timers, the scheduler, the PRNG streams,
+// the trace bus, the fault plan and the limits, and drives the step loop.
+// Part of sim/: depends on the standard library only; runs tasks through StepRunner.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/event_queue.hpp"
+#include "sim/fault.hpp"
+#include "sim/prng.hpp"
+#include "sim/scheduler.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+
+namespace routesim::sim {
+
+/// Hard limits of a run. Reaching one ends the run with a reported failure, never a hang.
+struct Limits {
+    /// Steps plus timer firings.
+    std::uint64_t events_max = 10'000'000;
+    /// Virtual time beyond which the run is stopped as a failure.
+    Instant time_max = Instant::max();
+};
+
+/// Everything a run is a function of, besides the code under test.
+struct WorldOptions {
+    std::uint64_t seed = 1;
+    SchedulerOptions scheduler;
+    Limits limits;
+};
+
+/// Runs one unit of work of a task (the runtime delivers one message of a process).
+class StepRunner {
+public:
+    virtual ~StepRunner() = default;
+    virtual void run_step(TaskId task) = 0;
+};
+
+/// Identifies a scheduled timer for cancellation.
+struct TimerId {
+    std::uint32_t slot = 0;
+    std::uint64_t generation = 0;
+};
+
+/// Why a run ended.
+enum class StopReason : std::uint8_t {
+    Idle,         ///< nothing runnable and no timer due
+    Until,        ///< the requested end time was reached
+    EventLimit,   ///< Limits::events_max reached (failure)
+    TimeLimit,    ///< Limits::time_max passed (failure)
+    Requested,    ///< someone called request_stop (for example a monitor's violation)
+};
+
+/// The printable name of a stop reason.
+std::string_view stop_reason_name(StopReason reason);
+
+/// The result of World::run.
+struct RunOutcome {
+    StopReason reason = StopReason::Idle;
+    Instant end;
+    std::uint64_t events = 0;
+    /// True for EventLimit, TimeLimit and Requested.
+    bool failed() const {
+        return reason == StopReason::EventLimit || reason == StopReason::TimeLimit ||
+               reason == StopReason::Requested;
+    }
+};
+
+/// The deterministic world of one run. Not copyable: the assert context points into it.
+class World {
+public:
+    explicit World(WorldOptions options);
+    ~World();
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+
+    // -- queries ------------------------------------------------------------------------
+    Instant now() const { return Instant::from_ns(now_ns_); }
+    std::uint64_t seed() const { return seed_; }
+    /// Steps plus timer firings so far.
+    std::uint64_t events() const { return events_; }
+    TraceBus& trace() { return trace_; }
+    Scheduler& scheduler() { return scheduler_; }
+    FaultPlan& faults() { return faults_; }
+    /// A fresh child stream of the root seed, named by concern ("workload", "faults", ...).
+    Prng stream(std::string_view name) const { return root_.fork(name); }
+    /// Number of pending (not cancelled, not fired) timers.
+    std::size_t timers_pending() const { return timers_live_; }
+
+    // -- commands -----------------------------------------------------------------------
+    /// The runner that executes a picked task. Must be set before run().
+    void set_runner(StepRunner& runner) { runner_ = &runner; }
+    /// Runs `callback` at `due` (not before now). Timers due at one instant fire in the order
+    /// they were scheduled, before any task steps at that instant.
+    TimerId schedule_at(Instant due, std::function<void()> callback);
+    TimerId schedule_after(Duration delay, std::function<void()> callback);
+    /// Cancels a timer. Returns true when it had not fired yet.
+    bool cancel(TimerId timer);
+    /// Emits a trace event at the current time.
+    void emit(TraceKey kind, std::initializer_list<TraceField> fields) {
+        trace_.emit(now(), kind, fields);
+    }
+    /// Asks the loop to stop after the current step (reported as StopReason::Requested).
+    void request_stop(std::string why);
+    const std::string& stop_request() const { return stop_request_; }
+
+    /// Runs until idle, until `until` (when given), or until a limit or stop request.
+    RunOutcome run(std::optional<Instant> until = std::nullopt);
+
+private:
+    struct TimerSlot {
+        std::function<void()> callback;
+        std::uint64_t generation = 0;
+        bool live = false;
+    };
+    struct TimerRef {
+        std::uint32_t slot;
+        std::uint64_t generation;
+    };
+    void fire_due_timers();
+    void drop_cancelled_head();
+    bool limits_reached(RunOutcome& outcome) const;
+
+    std::uint64_t seed_;
+    std::int64_t now_ns_ = 0;
+    std::uint64_t events_ = 0;
+    Limits limits_;
+    Prng root_;
+    TraceBus trace_;
+    Scheduler scheduler_;
+    FaultPlan faults_;
+    StepRunner* runner_ = nullptr;
+    EventQueue<TimerRef> timers_;
+    std::vector<TimerSlot> timer_slots_;
+    std::vector<std::uint32_t> free_slots_;
+    std::uint64_t next_generation_ = 1;
+    std::size_t timers_live_ = 0;
+    std::string stop_request_;
+    bool stop_requested_ = false;
+    AssertContext previous_context_;
+};
+
+} // namespace routesim::sim

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# routesim developer entry point. Usage: bash tools/dev.sh <setup|build|demo|test|bench>
+#   setup  install every dependency from Debian packages when missing (idempotent)
+#   build  setup, then configure and build into build/
+#   demo   build, then run the main job on a bundled example
+#   test   build, then run the whole default test suite (what .ci/run runs)
+#   bench  build, then run the benchmarks
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+    g++ cmake ninja-build pkg-config
+    libboost-graph-dev nlohmann-json3-dev libcli11-dev librapidcheck-dev
+    libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev graphviz
+)
+
+setup() {
+    local missing=()
+    for package in "${packages[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$package")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    echo "dev.sh: installing ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+    setup
+    local generator=()
+    if command -v ninja >/dev/null 2>&1; then
+        generator=(-G Ninja)
+    fi
+    if [ ! -f build/CMakeCache.txt ]; then
+        cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+            ${ROUTESIM_CMAKE_ARGS:-}
+    fi
+    cmake --build build -j "$(nproc)"
+}
+
+demo() {
+    build
+    ./build/tools/routesim demo --seed 1 --scheduler random
+}
+
+test_suite() {
+    build
+    ctest --test-dir build -j "$(nproc)" --output-on-failure -LE nightly
+}
+
+bench() {
+    build
+    ./build/sim/routesim_sim_bench --benchmark_min_time=0.5
+}
+
+case "${1:-}" in
+    setup) setup ;;
+    build) build ;;
+    demo) demo ;;
+    test) test_suite ;;
+    bench) bench ;;
+    *)
+        echo "usage: bash tools/dev.sh <setup|build|demo|test|bench>" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,107 @@
+// The routesim command line. Exceptions from CLI11 are caught here and never escape.
+// Part of tools/: may use every layer's public headers.
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+
+#include "sim/scheduler.hpp"
+#include "sim/trace.hpp"
+#include "tools/demo.hpp"
+
+namespace {
+
+using namespace routesim;
+
+constexpr int exit_ok = 0;
+constexpr int exit_failed = 1;
+constexpr int exit_bad_input = 2;
+
+struct DemoArgs {
+    std::uint64_t seed = 1;
+    std::string scheduler = "fifo";
+    std::uint32_t pct_depth = 3;
+    std::uint32_t tasks = 8;
+    std::uint32_t tokens = 64;
+    std::uint32_t hops = 32;
+    std::string trace_path;
+};
+
+int run_demo_command(const DemoArgs& args) {
+    auto policy = sim::parse_policy(args.scheduler);
+    if (!policy) {
+        std::cerr << "routesim demo: --scheduler: " << policy.error() << "\n";
+        return exit_bad_input;
+    }
+    tools::DemoOptions options;
+    options.seed = args.seed;
+    options.scheduler.policy = *policy;
+    options.scheduler.pct_depth = args.pct_depth;
+    options.task_count = args.tasks;
+    options.token_count = args.tokens;
+    options.hops_per_token = args.hops;
+    std::ofstream trace_file;
+    if (!args.trace_path.empty()) {
+        trace_file.open(args.trace_path);
+        if (!trace_file) {
+            std::cerr << "routesim demo: cannot open " << args.trace_path << " for writing\n";
+            return exit_bad_input;
+        }
+        options.trace_out = &trace_file;
+    }
+    std::cout << "seed: " << args.seed << "\n";
+    const tools::DemoResult result = tools::run_demo(options);
+    std::cout << "trace-hash: " << sim::format_hash(result.trace_hash) << "\n";
+    std::cout << "scheduler: " << args.scheduler << "\n";
+    std::cout << "stop: " << sim::stop_reason_name(result.outcome.reason) << " at "
+              << sim::format_instant(result.outcome.end) << "\n";
+    std::cout << "events: " << result.outcome.events << " (trace " << result.trace_events
+              << ")\n";
+    std::cout << "hops: " << result.hops << "\n";
+    std::cout << "decisions: " << result.decisions.size() << "\n";
+    if (trace_file.is_open()) {
+        trace_file.close();
+        if (!trace_file) {
+            std::cerr << "routesim demo: writing " << args.trace_path << " failed\n";
+            return exit_failed;
+        }
+    }
+    return result.outcome.failed() ? exit_failed : exit_ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"routesim: deterministic simulator for Ergo-style actor routing topologies"};
+    app.set_version_flag("--version", std::string("routesim ") + ROUTESIM_VERSION);
+    app.require_subcommand(1);
+
+    DemoArgs demo_args;
+    CLI::App* demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
+    demo->add_option("--seed", demo_args.seed, "Root seed");
+    demo->add_option("--scheduler", demo_args.scheduler, "fifo, random or pct")
+        ->check(CLI::IsMember({"fifo", "random", "pct"}));
+    demo->add_option("--pct-depth", demo_args.pct_depth, "PCT bug depth")
+        ->check(CLI::Range(1, 64));
+    demo->add_option("--tasks", demo_args.tasks, "Number of tasks")->check(CLI::Range(1, 100000));
+    demo->add_option("--tokens", demo_args.tokens, "Number of tokens")
+        ->check(CLI::Range(0, 1000000));
+    demo->add_option("--hops", demo_args.hops, "Hops per token")->check(CLI::Range(1, 100000));
+    demo->add_option("--trace", demo_args.trace_path, "Write the trace as JSON Lines");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        const int code = app.exit(error);
+        return code == 0 ? exit_ok : exit_bad_input;
+    }
+    try {
+        if (demo->parsed()) {
+            return run_demo_command(demo_args);
+        }
+    } catch (const std::exception& error) {
+        std::cerr << "routesim: internal error: " << error.what() << "\n";
+        return exit_failed;
+    }
+    return exit_bad_input;
+}
