@@ -2,6 +2,7 @@
 // Part of sim/: depends on the standard library only.
 #pragma once
 
+#include <optional>
 #include <utility>
 #include <variant>
 
@@ -65,20 +66,19 @@ class [[nodiscard]] Result<void, E> {
 public:
     Result() = default;
     template <class F>
-    Result(Failure<F> failure) : error_(E(std::move(failure.error))), failed_(true) {}
+    Result(Failure<F> failure) : error_(E(std::move(failure.error))) {}
 
-    bool has_value() const { return !failed_; }
+    bool has_value() const { return !error_.has_value(); }
     explicit operator bool() const { return has_value(); }
 
     /// The error; precondition: !has_value().
     const E& error() const {
-        RS_ASSERT(failed_);
-        return error_;
+        RS_ASSERT(error_.has_value());
+        return *error_;
     }
 
 private:
-    E error_{};
-    bool failed_ = false;
+    std::optional<E> error_;
 };
 
 } // namespace routesim::sim

@@ -37,6 +37,8 @@ public:
     constexpr TraceValue(bool value) : type_(Type::Bool), word_(value ? 1U : 0U) {}
     constexpr TraceValue(std::string_view text) : type_(Type::Text), word_(fnv1a64(text)), text_(text) {}
     constexpr TraceValue(const char* text) : TraceValue(std::string_view(text)) {}
+    /// Borrows the string for the duration of the emit (a temporary lives that long).
+    TraceValue(const std::string& text) : TraceValue(std::string_view(text)) {}
     /// Text whose FNV-1a 64 hash the caller already knows (interned atoms).
     constexpr TraceValue(std::string_view text, std::uint64_t text_hash)
         : type_(Type::Text), word_(text_hash), text_(text) {}

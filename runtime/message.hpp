@@ -1,0 +1,201 @@
+// Message: a type-erased, immutable payload that is cheap for small values (stored inline),
+// carries any C++ type (shared when large), and names and prints itself for traces.
+// Part of runtime/: uses sim/ and the standard library only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "sim/prng.hpp"
+
+namespace routesim::runtime {
+
+/// How a payload type names and prints itself. A type may provide
+/// `static constexpr std::string_view type_name` (a fixed name) or a member
+/// `std::string_view message_type() const` (a name that depends on the value, such as a JSON
+/// message's "type" field), and optionally `std::string describe() const`. Without either the
+/// name is "value". Names must not depend on the compiler (never typeid).
+template <class T>
+struct MessageTraits {
+    static std::string_view name(const T& value) {
+        if constexpr (requires { value.message_type(); }) {
+            return value.message_type();
+        } else if constexpr (requires { T::type_name; }) {
+            return T::type_name;
+        } else {
+            return "value";
+        }
+    }
+    static std::string describe(const T& value) {
+        if constexpr (requires { value.describe(); }) {
+            return value.describe();
+        } else {
+            return std::string(name(value));
+        }
+    }
+};
+
+/// A type-erased payload. Values up to `inline_size` bytes that are nothrow-movable live
+/// inline; larger ones are held by a shared pointer (messages are immutable once sent, so
+/// copies share them). The empty Message means "nil".
+class Message {
+public:
+    static constexpr std::size_t inline_size = 24;
+
+    Message() = default;
+
+    template <class T, class D = std::decay_t<T>>
+        requires(!std::is_same_v<D, Message>)
+    Message(T&& value) {
+        if constexpr (fits_inline<D>()) {
+            ::new (static_cast<void*>(storage_)) D(std::forward<T>(value));
+            ops_ = &inline_ops<D>;
+        } else {
+            ::new (static_cast<void*>(storage_)) std::shared_ptr<const D>(
+                std::make_shared<const D>(std::forward<T>(value)));
+            ops_ = &shared_ops<D>;
+        }
+    }
+
+    Message(const Message& other) : ops_(other.ops_) {
+        if (ops_ != nullptr) {
+            ops_->copy(storage_, other.storage_);
+        }
+    }
+    Message(Message&& other) noexcept : ops_(other.ops_) {
+        if (ops_ != nullptr) {
+            ops_->move(storage_, other.storage_);
+        }
+    }
+    Message& operator=(const Message& other) {
+        if (this != &other) {
+            Message copy(other);
+            *this = std::move(copy);
+        }
+        return *this;
+    }
+    Message& operator=(Message&& other) noexcept {
+        if (this != &other) {
+            reset();
+            ops_ = other.ops_;
+            if (ops_ != nullptr) {
+                ops_->move(storage_, other.storage_);
+            }
+        }
+        return *this;
+    }
+    ~Message() { reset(); }
+
+    /// True for the nil message.
+    bool empty() const { return ops_ == nullptr; }
+
+    /// True when the payload is a T.
+    template <class T>
+    bool is() const {
+        return ops_ != nullptr && ops_->tag == &type_tag<T>;
+    }
+
+    /// The payload as a T, or nullptr when it is something else.
+    template <class T>
+    const T* get() const {
+        if (!is<T>()) {
+            return nullptr;
+        }
+        return static_cast<const T*>(ops_->data(storage_));
+    }
+
+    /// The payload's type name for traces ("nil" for the empty message).
+    std::string_view type_name() const {
+        return ops_ == nullptr ? std::string_view("nil") : ops_->name(ops_->data(storage_));
+    }
+
+    /// A readable rendering of the payload.
+    std::string describe() const {
+        return ops_ == nullptr ? std::string("nil") : ops_->describe(ops_->data(storage_));
+    }
+
+private:
+    struct Ops {
+        const void* tag;
+        void (*copy)(std::byte* to, const std::byte* from);
+        void (*move)(std::byte* to, std::byte* from);
+        void (*destroy)(std::byte* at);
+        const void* (*data)(const std::byte* at);
+        std::string_view (*name)(const void* value);
+        std::string (*describe)(const void* value);
+    };
+
+    template <class T>
+    static constexpr bool fits_inline() {
+        return sizeof(T) <= inline_size && alignof(T) <= alignof(void*) &&
+               std::is_nothrow_move_constructible_v<T> && std::is_copy_constructible_v<T>;
+    }
+
+    // One distinct address per type; used for equality only, never ordered or printed.
+    template <class T>
+    static constexpr char type_tag = 0;
+
+    template <class T>
+    static constexpr Ops inline_ops = {
+        &type_tag<T>,
+        [](std::byte* to, const std::byte* from) {
+            ::new (static_cast<void*>(to)) T(*std::launder(reinterpret_cast<const T*>(from)));
+        },
+        [](std::byte* to, std::byte* from) {
+            T* source = std::launder(reinterpret_cast<T*>(from));
+            ::new (static_cast<void*>(to)) T(std::move(*source));
+        },
+        [](std::byte* at) { std::launder(reinterpret_cast<T*>(at))->~T(); },
+        [](const std::byte* at) -> const void* {
+            return std::launder(reinterpret_cast<const T*>(at));
+        },
+        [](const void* value) { return MessageTraits<T>::name(*static_cast<const T*>(value)); },
+        [](const void* value) {
+            return MessageTraits<T>::describe(*static_cast<const T*>(value));
+        },
+    };
+
+    template <class T>
+    static constexpr Ops shared_ops = {
+        &type_tag<T>,
+        [](std::byte* to, const std::byte* from) {
+            using Ptr = std::shared_ptr<const T>;
+            ::new (static_cast<void*>(to)) Ptr(*std::launder(reinterpret_cast<const Ptr*>(from)));
+        },
+        [](std::byte* to, std::byte* from) {
+            using Ptr = std::shared_ptr<const T>;
+            Ptr* source = std::launder(reinterpret_cast<Ptr*>(from));
+            ::new (static_cast<void*>(to)) Ptr(std::move(*source));
+        },
+        [](std::byte* at) {
+            using Ptr = std::shared_ptr<const T>;
+            std::launder(reinterpret_cast<Ptr*>(at))->~Ptr();
+        },
+        [](const std::byte* at) -> const void* {
+            using Ptr = std::shared_ptr<const T>;
+            return std::launder(reinterpret_cast<const Ptr*>(at))->get();
+        },
+        [](const void* value) { return MessageTraits<T>::name(*static_cast<const T*>(value)); },
+        [](const void* value) {
+            return MessageTraits<T>::describe(*static_cast<const T*>(value));
+        },
+    };
+
+    void reset() {
+        if (ops_ != nullptr) {
+            ops_->destroy(storage_);
+            ops_ = nullptr;
+        }
+    }
+
+    const Ops* ops_ = nullptr;
+    alignas(void*) std::byte storage_[inline_size];
+};
+
+} // namespace routesim::runtime

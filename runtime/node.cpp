@@ -1,0 +1,358 @@
+// Node: spawn, delivery, the step loop, kills and teardown (ergo-semantics.md §1.4, §2, §3).
+// Part of runtime/: uses sim/ and the standard library only.
+#include "runtime/node.hpp"
+
+#include <algorithm>
+
+#include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::runtime {
+namespace {
+
+constexpr std::uint64_t first_pid_id = 1001;
+
+} // namespace
+
+std::string_view semantics_name(Semantics semantics) {
+    return semantics == Semantics::Documented ? "documented" : "upstream";
+}
+
+sim::Result<Semantics, std::string> parse_semantics(std::string_view name) {
+    if (name == "documented") {
+        return Semantics::Documented;
+    }
+    if (name == "upstream") {
+        return Semantics::Upstream;
+    }
+    return sim::fail("unknown semantics \"" + std::string(name) +
+                     "\" (expected one of: documented, upstream)");
+}
+
+Node::Node(sim::World& world, NodeOptions options)
+    : world_(world),
+      take_site_(world.faults().site("take.panic")),
+      init_site_(world.faults().site("spawn.init_fail")),
+      options_(std::move(options)),
+      name_(Atom(options_.name)) {
+    core_pid_ = PID{name_, 1, options_.creation};
+    world_.set_runner(*this);
+}
+
+Node::~Node() = default;
+
+// -- queries ------------------------------------------------------------------------------
+
+Process* Node::slot(std::uint64_t id) const {
+    if (id < first_pid_id || id - first_pid_id >= table_.size()) {
+        return nullptr;
+    }
+    return table_[id - first_pid_id].get();
+}
+
+Process* Node::find(const PID& pid) const {
+    Process* process = slot(pid.id);
+    if (process == nullptr || process->pid_ != pid || process->state_ == ProcessState::Terminated) {
+        return nullptr;
+    }
+    return process;
+}
+
+Process* Node::find(Atom name) const {
+    auto entry = names_.find(name);
+    if (entry == names_.end() || entry->second.pid.empty()) {
+        return nullptr;
+    }
+    return find(entry->second.pid);
+}
+
+sim::Result<PID, Err> Node::process_pid(Atom name) const {
+    auto entry = names_.find(name);
+    if (entry == names_.end() || entry->second.pid.empty()) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    return entry->second.pid;
+}
+
+std::vector<std::pair<Atom, PID>> Node::registered() const {
+    std::vector<std::pair<Atom, PID>> listing;
+    for (const auto& [name, entry] : names_) {
+        if (!entry.pid.empty()) {
+            listing.emplace_back(name, entry.pid);
+        }
+    }
+    std::sort(listing.begin(), listing.end());
+    return listing;
+}
+
+std::vector<PID> Node::processes() const {
+    std::vector<PID> pids;
+    for (const auto& process : table_) {
+        if (process != nullptr && process->state_ != ProcessState::Terminated) {
+            pids.push_back(process->pid_);
+        }
+    }
+    return pids;
+}
+
+Ref Node::make_ref() {
+    return Ref{name_, ++next_ref_id_, options_.creation};
+}
+
+// -- spawn --------------------------------------------------------------------------------
+
+sim::Result<PID, Error> Node::spawn(const Factory& factory, ProcessOptions options,
+                                    const Args& args) {
+    return spawn_process(nullptr, Atom(), factory, options, args);
+}
+
+sim::Result<PID, Error> Node::spawn_register(Atom name, const Factory& factory,
+                                             ProcessOptions options, const Args& args) {
+    RS_ASSERT(!name.empty());
+    return spawn_process(nullptr, name, factory, options, args);
+}
+
+sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Factory& factory,
+                                            ProcessOptions options, const Args& args) {
+    // §2.8 step 1: a nil factory, then the name reservation.
+    if (!factory) {
+        return sim::fail(Error(Err::Incorrect));
+    }
+    if (!name.empty() && find(name) != nullptr) {
+        return sim::fail(Error(Err::Taken));
+    }
+    const PID pid{name_, ++next_pid_id_, options_.creation};
+    std::unique_ptr<Behavior> behavior = factory();
+    if (behavior == nullptr) {
+        return sim::fail(Error::text("factory function must return non nil value"));
+    }
+    const PID parent_pid = parent != nullptr ? parent->pid_ : core_pid_;
+    PID leader = options.leader;
+    if (leader.empty()) {
+        leader = parent != nullptr ? parent->leader_ : core_pid_;
+    }
+    auto owned = std::make_unique<Process>(*this, pid, parent_pid, leader, options,
+                                           std::move(behavior));
+    Process& process = *owned;
+    process.behavior_->process_ = &process;
+    RS_ASSERT(pid.id - first_pid_id == table_.size());
+    table_.push_back(std::move(owned));
+    live_count_++;
+    world_.emit(trace::spawn, {{trace::pid, pid.id},
+                               {trace::parent, parent_pid.id},
+                               {trace::name, trace::atom_value(name)},
+                               {trace::behavior, process.behavior_->behavior_name()},
+                               {trace::kind, process.behavior_->kind_name()}});
+    if (!name.empty()) {
+        names_[name].pid = pid;
+        process.name_ = name;
+        world_.emit(trace::register_name, {{trace::pid, pid.id}, {trace::name, trace::atom_value(name)}});
+    }
+    const Status status = run_init(process, args);
+    if (!status) {
+        finish_failed_init(process, status.error());
+        return sim::fail(status.error());
+    }
+    // §2.8 step 5: LinkParent (child consumes parent), then Sleep and a wake-up.
+    if (options.link_parent && parent != nullptr) {
+        parent->consumers_.push_back(Relation{pid, false});
+        process.links_out_.push_back(parent_pid);
+    }
+    process.state_ = ProcessState::Sleep;
+    if (process.has_messages()) {
+        poke(process);
+    }
+    // §2.8 step 6: LinkChild (parent consumes child).
+    if (options.link_child && parent != nullptr) {
+        process.consumers_.push_back(Relation{parent_pid, false});
+        parent->links_out_.push_back(pid);
+    }
+    return pid;
+}
+
+Status Node::run_init(Process& process, const Args& args) {
+    process.in_step_ = true;
+    // Fault point: Init fails (an injected spawn failure), before the behaviour's Init runs.
+    sim::FaultPlan& faults = world_.faults();
+    if (faults.is_armed(init_site_) &&
+        faults.should_fire(init_site_, now(), process.behavior_->behavior_name())) {
+        process.in_step_ = false;
+        return runtime::stop(Error::text("injected spawn failure"));
+    }
+    const Status status = invoke(process, [&process, &args] {
+        return process.behavior_->process_init(args);
+    });
+    process.in_step_ = false;
+    return status;
+}
+
+void Node::finish_failed_init(Process& process, const Error& reason) {
+    world_.emit(trace::spawn_failed, {{trace::pid, process.pid_.id},
+                                      {trace::parent, process.parent_.id},
+                                      {trace::name, trace::atom_value(process.name_)},
+                                      {trace::reason, reason.message()}});
+    process.state_ = ProcessState::Terminated;
+    live_count_--;
+    if (!process.name_.empty()) {
+        release_name(process.name_, reason.unwrap(), false);
+        process.name_ = Atom();
+    }
+    // §2.8 step 4 / R6: everything the failing process linked to as consumer (its children
+    // spawned with LinkChild during Init) gets MessageExitPID{failing pid, err} from it.
+    for (const PID& target : process.links_out_) {
+        deliver_exit(process.pid_, target, MessageExitPID{process.pid_, reason});
+    }
+    drop_queued(process, "init_failed");
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
+}
+
+Status Node::invoke(Process& process, const std::function<Status()>& callback) {
+    try {
+        return callback();
+    } catch (...) {
+        // A callback that throws is a panic (§4.2); nothing reaches the scheduler.
+        world_.emit(trace::log, {{trace::pid, process.pid_.id},
+                                 {trace::level, "error"},
+                                 {trace::text, "panic in callback"}});
+        return runtime::stop(Error::panic());
+    }
+}
+
+// -- delivery -----------------------------------------------------------------------------
+
+SendResult Node::route(Process* from, const PID& from_pid, Address to, MailboxMessage message,
+                       Queue queue) {
+    Process* target = nullptr;
+    if (to.is_name()) {
+        // A by-name lookup happens at send time (§2.2) and reaches a process still in Init.
+        auto entry = names_.find(to.name());
+        if (entry != names_.end() && !entry->second.pid.empty()) {
+            target = slot(entry->second.pid.id);
+        }
+        message.target_name = to.name();
+    } else {
+        target = find(to.pid());
+        // During Init the PID is not routable, except for the process's own sends (§2.1).
+        if (target != nullptr && target->state_ == ProcessState::Init && target != from) {
+            target = nullptr;
+        }
+    }
+    Err failure = Err::ProcessUnknown;
+    bool failed = target == nullptr;
+    if (!failed && !target->is_alive()) {
+        failure = Err::ProcessTerminated;
+        failed = true;
+    }
+    if (!failed) {
+        // Mailbox-full is traced by deliver itself.
+        message.id = next_message_id();
+        return deliver(*target, queue, std::move(message), nullptr);
+    }
+    const std::string target_text = to_string(to);
+    world_.emit(trace::send_failed, {{trace::from, from_pid.id},
+                                     {trace::to, std::string_view(target_text)},
+                                     {trace::type, mailbox_type_name(message.type)},
+                                     {trace::msg, message.message.type_name()},
+                                     {trace::err, ergo_name(failure)}});
+    return sim::fail(failure);
+}
+
+SendResult Node::deliver(Process& target, Queue queue, MailboxMessage message,
+                         const PID* forwarded_by) {
+    auto& ring = target.queue(queue);
+    if (target.options_.mailbox_size > 0 &&
+        static_cast<std::int64_t>(ring.size()) >= target.options_.mailbox_size) {
+        // §1.4: each queue is capped separately.
+        world_.emit(trace::send_failed, {{trace::from, message.from.id},
+                                         {trace::to, target.pid_.id},
+                                         {trace::type, mailbox_type_name(message.type)},
+                                         {trace::msg, message.message.type_name()},
+                                         {trace::err, ergo_name(Err::ProcessMailboxFull)}});
+        return sim::fail(Err::ProcessMailboxFull);
+    }
+    if (forwarded_by == nullptr) {
+        world_.emit(trace::send, {{trace::id, message.id},
+                                  {trace::from, message.from.id},
+                                  {trace::to, target.pid_.id},
+                                  {trace::queue, static_cast<std::uint64_t>(queue)},
+                                  {trace::type, static_cast<std::uint64_t>(message.type)},
+                                  {trace::msg, message.message.type_name()}});
+    } else {
+        world_.emit(trace::forward, {{trace::id, message.id},
+                                     {trace::by, forwarded_by->id},
+                                     {trace::to, target.pid_.id},
+                                     {trace::from, message.from.id},
+                                     {trace::queue, static_cast<std::uint64_t>(queue)}});
+    }
+    ring.push_back(std::move(message));
+    poke(target);
+    return {};
+}
+
+void Node::poke(Process& process) {
+    if (process.state_ == ProcessState::Sleep) {
+        process.state_ = ProcessState::Running;
+    }
+    const bool can_step = process.state_ == ProcessState::Running ||
+                          process.state_ == ProcessState::Zombee;
+    if (can_step && !process.runnable_ && !process.in_step_ && !process.busy_ &&
+        !process.stopping_ && process.wait_ == nullptr) {
+        process.runnable_ = true;
+        world_.scheduler().make_runnable(process.pid_.id);
+    }
+}
+
+void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
+    Process* target = find(to);
+    if (target == nullptr || !target->is_alive()) {
+        return;
+    }
+    MailboxMessage message{from, Ref{}, std::move(signal), next_message_id(), Atom(),
+                           MailboxType::Exit};
+    if (!deliver(*target, Queue::Urgent, std::move(message), nullptr)) {
+        // §1.4: an exit into a full Urgent queue is dropped; the link never fires.
+        world_.emit(trace::signal_lost, {{trace::from, from.id}, {trace::to, to.id},
+                                         {trace::reason, "urgent queue full"}});
+    }
+}
+
+void Node::deliver_down(const PID& from, const PID& to, Message notice) {
+    Process* target = find(to);
+    if (target == nullptr || !target->is_alive()) {
+        return;
+    }
+    // §1.3: a down notice is a regular message sent with High priority (System queue).
+    MailboxMessage message{from, Ref{}, std::move(notice), next_message_id(), Atom(),
+                           MailboxType::Regular};
+    (void)deliver(*target, Queue::System, std::move(message), nullptr);
+}
+
+SendResult Node::send(Address to, Message message, MessagePriority priority) {
+    MailboxMessage item{core_pid_, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular};
+    return route(nullptr, core_pid_, to, std::move(item), queue_for(priority));
+}
+
+SendResult Node::send_exit(const PID& to, Error reason) {
+    Process* target = find(to);
+    if (target == nullptr || target->state_ == ProcessState::Init) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    if (!target->is_alive()) {
+        return sim::fail(Err::ProcessTerminated);
+    }
+    MailboxMessage message{core_pid_, Ref{}, MessageExitPID{core_pid_, std::move(reason)},
+                           next_message_id(), Atom(), MailboxType::Exit};
+    return deliver(*target, Queue::Urgent, std::move(message), nullptr);
+}
+
+void Node::stop() {
+    // §3.6: every process gets a Shutdown exit from its parent, so it is never trapped.
+    for (const PID& pid : processes()) {
+        Process* process = find(pid);
+        if (process != nullptr && process->is_alive()) {
+            deliver_exit(process->parent_, pid, MessageExitPID{process->parent_, Error::shutdown()});
+        }
+    }
+}
+
+} // namespace routesim::runtime

@@ -1,0 +1,147 @@
+// Node: the process table, the name registry, spawn, message delivery, links and monitors,
+// exits and teardown, and the step that runs one process for one message
+// (ergo-semantics.md §1–3). One Node per simulated run.
+// Part of runtime/: uses sim/ and the standard library only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/behavior.hpp"
+#include "runtime/error.hpp"
+#include "runtime/gen.hpp"
+#include "runtime/mailbox.hpp"
+#include "runtime/process.hpp"
+#include "sim/world.hpp"
+
+namespace routesim::runtime {
+
+/// Which side the Router follows where its docs page and Ergo's code disagree (§8 opening).
+enum class Semantics : std::uint8_t { Documented, Upstream };
+
+std::string_view semantics_name(Semantics semantics);
+sim::Result<Semantics, std::string> parse_semantics(std::string_view name);
+
+/// Node configuration.
+struct NodeOptions {
+    std::string name = "routesim@localhost";
+    std::int64_t creation = 1;
+    Semantics semantics = Semantics::Documented;
+};
+
+/// The whole runtime of one run. Registers itself as the World's step runner.
+class Node final : public sim::StepRunner {
+public:
+    Node(sim::World& world, NodeOptions options);
+    ~Node() override;
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
+
+    // -- queries ------------------------------------------------------------------------
+    sim::World& world() const { return world_; }
+    sim::Instant now() const { return world_.now(); }
+    Atom name() const { return name_; }
+    /// The node's core PID (ID 1): From of node-level sends.
+    const PID& core_pid() const { return core_pid_; }
+    Semantics semantics() const { return options_.semantics; }
+    /// The live (or Zombee) process with this PID; nullptr when unknown or terminated.
+    Process* find(const PID& pid) const;
+    /// The process registered under `name`; nullptr when none.
+    Process* find(Atom name) const;
+    /// Node.ProcessPID: the PID registered under `name` (R10), or ProcessUnknown.
+    sim::Result<PID, Err> process_pid(Atom name) const;
+    /// The registered names and their PIDs, sorted by name.
+    std::vector<std::pair<Atom, PID>> registered() const;
+    /// Processes in the table (alive or Zombee).
+    std::size_t process_count() const { return live_count_; }
+    /// PIDs of the processes in the table, ascending.
+    std::vector<PID> processes() const;
+
+    // -- commands -----------------------------------------------------------------------
+    /// Node.Spawn: parent and leader are the core PID (§2.8).
+    sim::Result<PID, Error> spawn(const Factory& factory, ProcessOptions options,
+                                  const Args& args);
+    sim::Result<PID, Error> spawn_register(Atom name, const Factory& factory,
+                                           ProcessOptions options, const Args& args);
+    /// Node.Send / SendWithPriority with From = core PID (§1.3).
+    SendResult send(Address to, Message message,
+                    MessagePriority priority = MessagePriority::Normal);
+    /// Node.SendExit with From = core PID (§3.3).
+    SendResult send_exit(const PID& to, Error reason);
+    /// Node.Kill (§3.3): Sleep → immediate teardown; Running/WaitResponse → Zombee.
+    SendResult kill(const PID& pid);
+    /// Node-level Inspect (A19): the behaviour's inspect map, read synchronously.
+    /// Errors: ProcessUnknown, ProcessTerminated.
+    sim::Result<Inspection, Err> inspect(const PID& pid,
+                                         const std::vector<std::string>& items = {});
+    /// Node.Stop (§3.6): every process gets a Shutdown exit from its parent.
+    void stop();
+    /// A fresh Ref.
+    Ref make_ref();
+    /// Installs a hook that runs whenever a process is torn down (after notifications, before
+    /// its Terminate). Used by builders that track incarnations.
+    void on_teardown(std::function<void(const Process&, const Error&)> hook) {
+        teardown_hooks_.push_back(std::move(hook));
+    }
+
+    /// StepRunner: runs one step of the process with this id.
+    void run_step(sim::TaskId task) override;
+
+private:
+    friend class Process;
+    struct NameEntry {
+        PID pid;
+        std::vector<Relation> consumers; // name links/monitors, in creation order
+    };
+
+    sim::Result<PID, Error> spawn_process(Process* parent, Atom name, const Factory& factory,
+                                          ProcessOptions options, const Args& args);
+    Status run_init(Process& process, const Args& args);
+    void finish_failed_init(Process& process, const Error& reason);
+    /// Routes a message to `to`; sender is `from` (a process or null for the node).
+    SendResult route(Process* from, const PID& from_pid, Address to, MailboxMessage message,
+                     Queue queue);
+    /// Pushes into a process's queue; pokes a sleeping process.
+    SendResult deliver(Process& target, Queue queue, MailboxMessage message,
+                       const PID* forwarded_by);
+    void deliver_exit(const PID& from, const PID& to, Message signal);
+    void deliver_down(const PID& from, const PID& to, Message notice);
+    void poke(Process& process);
+    void step(Process& process);
+    void take_one(Process& process);
+    void resume_call(Process& process);
+    void after_callback(Process& process, Status status);
+    void begin_termination(Process& process, Error reason);
+    void teardown(Process& process, const Error& reason);
+    void notify_consumers(Process& process, const Error& propagated);
+    void release_name(Atom name, const Error& propagated, bool unregistered);
+    void call_timed_out(const PID& caller, const Ref& ref);
+    void drop_queued(Process& process, std::string_view why);
+    Status invoke(Process& process, const std::function<Status()>& callback);
+    SendResult add_relation(Process& consumer, Address target, bool is_monitor);
+    SendResult remove_relation(Process& consumer, Address target, bool is_monitor);
+    SendResult respond(const PID& from, const PID& to, const Ref& ref, CallResult result);
+    std::uint64_t next_message_id() { return ++message_ids_; }
+    Process* slot(std::uint64_t id) const;
+    void schedule_unbusy(Process& process, sim::Duration cost);
+
+    sim::World& world_;
+    sim::FaultSiteId take_site_;
+    sim::FaultSiteId init_site_;
+    NodeOptions options_;
+    Atom name_;
+    PID core_pid_;
+    std::uint64_t next_pid_id_ = 1000; // the first user process gets 1001 (§1.1)
+    std::uint64_t next_ref_id_ = 0;
+    std::uint64_t message_ids_ = 0;
+    std::vector<std::unique_ptr<Process>> table_; // index = pid.id - first id
+    std::size_t live_count_ = 0;
+    std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
+    std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
+    std::vector<std::function<void(const Process&, const Error&)>> teardown_hooks_;
+};
+
+} // namespace routesim::runtime

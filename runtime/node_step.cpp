@@ -1,0 +1,438 @@
+// Node: the step of one process, call completion, kills, termination and teardown
+// (ergo-semantics.md §1.4 drain loop, §2.4 calls, §3.2 teardown order, §3.3 kill).
+// Part of runtime/: uses sim/ and the standard library only.
+#include <algorithm>
+
+#include "runtime/node.hpp"
+#include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::runtime {
+namespace {
+
+constexpr std::uint64_t first_pid_id = 1001;
+constexpr std::uint8_t stale_responses_max = 10; // the response channel's capacity (§2.4)
+
+} // namespace
+
+void Node::run_step(sim::TaskId task) {
+    Process* process = slot(task);
+    RS_ASSERT(process != nullptr);
+    RS_ASSERT(process->runnable_);
+    process->runnable_ = false;
+    step(*process);
+    graveyard_.clear();
+}
+
+void Node::step(Process& process) {
+    RS_ASSERT(process.state_ != ProcessState::Terminated);
+    if (process.wait_ != nullptr) {
+        resume_call(process);
+        return;
+    }
+    // §1.4: at the top of every iteration a Zombee stops with reason Kill.
+    if (process.state_ == ProcessState::Zombee) {
+        teardown(process, Error::kill());
+        return;
+    }
+    take_one(process);
+}
+
+void Node::take_one(Process& process) {
+    // §1.4: exactly one message per step, Urgent, else System, else Main, else Log.
+    Queue chosen = Queue::Urgent;
+    bool found = false;
+    for (Queue candidate : {Queue::Urgent, Queue::System, Queue::Main, Queue::Log}) {
+        if (!process.queue(candidate).empty()) {
+            chosen = candidate;
+            found = true;
+            break;
+        }
+    }
+    RS_ASSERT(found);
+    MailboxMessage message = process.queue(chosen).pop_front();
+    process.taken_++;
+    world_.emit(trace::take, {{trace::pid, process.pid_.id},
+                              {trace::id, message.id},
+                              {trace::queue, static_cast<std::uint64_t>(chosen)},
+                              {trace::type, static_cast<std::uint64_t>(message.type)},
+                              {trace::from, message.from.id}});
+    // Fault point: a panic at message take (an injected crash follows the panic path).
+    sim::FaultPlan& faults = world_.faults();
+    if (faults.is_armed(take_site_) &&
+        faults.should_fire(take_site_, now(), process.behavior_->behavior_name())) {
+        after_callback(process, runtime::stop(Error::panic()));
+        return;
+    }
+    process.in_step_ = true;
+    const Status status = invoke(process, [&process, chosen, &message] {
+        return process.behavior_->process_message(chosen, message);
+    });
+    after_callback(process, status);
+}
+
+void Node::resume_call(Process& process) {
+    RS_ASSERT(process.wait_ != nullptr);
+    RS_ASSERT(process.wait_->result.has_value());
+    std::unique_ptr<Process::Wait> wait = std::move(process.wait_);
+    CallResult result = std::move(*wait->result);
+    if (process.state_ == ProcessState::Zombee) {
+        // §2.4: killed during the wait, the call returns ErrProcessTerminated.
+        result = sim::fail(Error(Err::ProcessTerminated));
+    } else {
+        process.state_ = ProcessState::Running;
+    }
+    const std::string outcome = result ? std::string("ok") : result.error().name();
+    world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
+                                     {trace::ref, wait->ref.id},
+                                     {trace::outcome, std::string_view(outcome)}});
+    process.in_step_ = true;
+    const Status status = invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
+    after_callback(process, status);
+}
+
+void Node::after_callback(Process& process, Status status) {
+    process.in_step_ = false;
+    RS_ASSERT(process.state_ != ProcessState::Terminated);
+    if (!status) {
+        if (process.wait_ != nullptr) {
+            world_.cancel(process.wait_->timer);
+            process.wait_.reset();
+        }
+        begin_termination(process, status.error());
+        return;
+    }
+    if (process.wait_ != nullptr) {
+        // The call's response or timeout makes the process runnable again (§2.4).
+        if (process.state_ == ProcessState::Running) {
+            process.state_ = ProcessState::WaitResponse;
+        }
+        if (process.wait_->result.has_value()) {
+            process.runnable_ = true;
+            world_.scheduler().make_runnable(process.pid_.id);
+        }
+        return;
+    }
+    if (process.state_ == ProcessState::Zombee) {
+        teardown(process, Error::kill());
+        return;
+    }
+    if (process.pending_cost_ > sim::Duration::zero()) {
+        const sim::Duration cost = process.pending_cost_;
+        process.pending_cost_ = sim::Duration::zero();
+        schedule_unbusy(process, cost);
+        return;
+    }
+    if (process.has_messages()) {
+        process.runnable_ = true;
+        world_.scheduler().make_runnable(process.pid_.id);
+        return;
+    }
+    process.state_ = ProcessState::Sleep;
+}
+
+void Node::schedule_unbusy(Process& process, sim::Duration cost) {
+    process.busy_ = true;
+    world_.emit(trace::busy, {{trace::pid, process.pid_.id}, {trace::cost_ns, cost.count_ns()}});
+    const PID pid = process.pid_;
+    world_.schedule_after(cost, [this, pid] {
+        Process* target = find(pid);
+        if (target == nullptr) {
+            return;
+        }
+        target->busy_ = false;
+        if (target->state_ == ProcessState::Zombee || target->has_messages()) {
+            poke(*target);
+            return;
+        }
+        target->state_ = ProcessState::Sleep;
+    });
+}
+
+// -- calls --------------------------------------------------------------------------------
+
+SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallResult result) {
+    Process* caller = find(to);
+    if (caller == nullptr || caller->state_ == ProcessState::Init) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    const bool matches = caller->wait_ != nullptr && caller->wait_->ref == ref &&
+                         !caller->wait_->result.has_value();
+    const std::string outcome = result ? std::string("ok") : result.error().name();
+    if (!matches) {
+        // §2.4: a response nobody waits for is buffered, then discarded by the ref mismatch;
+        // only a full buffer (10) is reported to the responder.
+        if (caller->stale_responses_ >= stale_responses_max) {
+            return sim::fail(Err::ResponseIgnored);
+        }
+        caller->stale_responses_++;
+        world_.emit(trace::response_dropped, {{trace::from, from.id},
+                                              {trace::to, to.id},
+                                              {trace::ref, ref.id},
+                                              {trace::why, "no matching call"}});
+        return {};
+    }
+    world_.emit(trace::response, {{trace::from, from.id},
+                                  {trace::to, to.id},
+                                  {trace::ref, ref.id},
+                                  {trace::outcome, std::string_view(outcome)}});
+    world_.cancel(caller->wait_->timer);
+    caller->wait_->result = std::move(result);
+    if (!caller->in_step_ && !caller->runnable_) {
+        caller->runnable_ = true;
+        world_.scheduler().make_runnable(caller->pid_.id);
+    }
+    return {};
+}
+
+void Node::call_timed_out(const PID& caller_pid, const Ref& ref) {
+    Process* caller = find(caller_pid);
+    if (caller == nullptr || caller->wait_ == nullptr || caller->wait_->ref != ref ||
+        caller->wait_->result.has_value()) {
+        return;
+    }
+    caller->wait_->result = CallResult(sim::fail(Error(Err::Timeout)));
+    if (!caller->in_step_ && !caller->runnable_) {
+        caller->runnable_ = true;
+        world_.scheduler().make_runnable(caller->pid_.id);
+    }
+}
+
+// -- kill, termination, teardown ----------------------------------------------------------
+
+SendResult Node::kill(const PID& pid) {
+    Process* process = find(pid);
+    if (process == nullptr || process->state_ == ProcessState::Init) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    world_.emit(trace::kill, {{trace::pid, pid.id}, {trace::state, state_name(process->state_)}});
+    switch (process->state_) {
+    case ProcessState::Sleep:
+        // §3.3: a sleeping process is torn down at once.
+        teardown(*process, Error::kill());
+        break;
+    case ProcessState::Running:
+    case ProcessState::WaitResponse:
+        // §3.3: the current callback (or wait) finishes, then the loop stops with Kill.
+        process->state_ = ProcessState::Zombee;
+        if (!process->in_step_ && !process->busy_ && !process->stopping_ &&
+            process->wait_ == nullptr && !process->runnable_) {
+            poke(*process);
+        }
+        break;
+    default:
+        break;
+    }
+    return {};
+}
+
+void Node::begin_termination(Process& process, Error reason) {
+    const sim::Duration delay = process.behavior_->terminate_delay();
+    if (delay <= sim::Duration::zero() || reason.is(TerminateReason::Kill)) {
+        teardown(process, reason);
+        return;
+    }
+    // The behaviour takes `delay` to stop: it stays alive and takes nothing meanwhile.
+    process.stopping_ = true;
+    if (process.runnable_) {
+        world_.scheduler().remove(process.pid_.id);
+        process.runnable_ = false;
+    }
+    const PID pid = process.pid_;
+    world_.schedule_after(delay, [this, pid, reason] {
+        Process* target = find(pid);
+        if (target != nullptr) {
+            teardown(*target, target->state_ == ProcessState::Zombee ? Error::kill() : reason);
+        }
+    });
+}
+
+void Node::drop_queued(Process& process, std::string_view why) {
+    for (std::size_t q = 0; q < 4; q++) {
+        process.queues_[q].for_each([&](const MailboxMessage& message) {
+            world_.emit(trace::drop, {{trace::pid, process.pid_.id},
+                                      {trace::id, message.id},
+                                      {trace::queue, static_cast<std::uint64_t>(q)},
+                                      {trace::reason, why}});
+        });
+        process.queues_[q].clear();
+    }
+}
+
+void Node::teardown(Process& process, const Error& reason) {
+    RS_ASSERT(process.state_ != ProcessState::Terminated);
+    // §3.2 step 1: Terminated, out of the table (and the runnable set).
+    process.state_ = ProcessState::Terminated;
+    live_count_--;
+    if (process.runnable_) {
+        world_.scheduler().remove(process.pid_.id);
+        process.runnable_ = false;
+    }
+    if (process.wait_ != nullptr) {
+        world_.cancel(process.wait_->timer);
+        process.wait_.reset();
+    }
+    const std::string reason_text = reason.message();
+    world_.emit(trace::exit, {{trace::pid, process.pid_.id},
+                              {trace::reason, std::string_view(reason_text)},
+                              {trace::name, trace::atom_value(process.name_)}});
+    // Messages left in the mailbox are discarded (§3.2); each is traced for the ledger.
+    drop_queued(process, "terminated");
+    // Steps 2 and 3, atomically before any recipient runs: links, monitors, then the name.
+    const Error propagated = reason.unwrap();
+    notify_consumers(process, propagated);
+    if (!process.name_.empty()) {
+        release_name(process.name_, propagated, false);
+    }
+    for (const auto& hook : teardown_hooks_) {
+        hook(process, reason);
+    }
+    // Step 7: Terminate runs last, with the original (wrapped) reason.
+    try {
+        process.behavior_->process_terminate(reason);
+    } catch (...) {
+        world_.emit(trace::log, {{trace::pid, process.pid_.id},
+                                 {trace::level, "error"},
+                                 {trace::text, "panic in terminate"}});
+    }
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
+}
+
+void Node::notify_consumers(Process& process, const Error& propagated) {
+    // Links first, then monitors, each in creation order (§3.2 step 2).
+    std::vector<Relation> consumers = std::move(process.consumers_);
+    process.consumers_.clear();
+    for (const Relation& relation : consumers) {
+        if (!relation.is_monitor) {
+            deliver_exit(process.pid_, relation.consumer,
+                         MessageExitPID{process.pid_, propagated});
+        }
+    }
+    for (const Relation& relation : consumers) {
+        if (relation.is_monitor) {
+            deliver_down(process.pid_, relation.consumer,
+                         MessageDownPID{process.pid_, propagated});
+        }
+    }
+}
+
+void Node::release_name(Atom name, const Error& propagated, bool unregistered) {
+    auto entry = names_.find(name);
+    RS_ASSERT(entry != names_.end());
+    const PID owner = entry->second.pid;
+    std::vector<Relation> consumers = std::move(entry->second.consumers);
+    names_.erase(entry);
+    world_.emit(trace::unregister_name, {{trace::pid, owner.id}, {trace::name, trace::atom_value(name)}});
+    // §2.2, §3.4: name linkers and monitors hear from the core PID; an explicit unregister
+    // gives ErrUnregistered.
+    const Error reason = unregistered ? Error(Err::Unregistered) : propagated;
+    const ProcessID process_id{name, name_};
+    for (const Relation& relation : consumers) {
+        if (!relation.is_monitor) {
+            deliver_exit(core_pid_, relation.consumer, MessageExitProcessID{process_id, reason});
+        }
+    }
+    for (const Relation& relation : consumers) {
+        if (relation.is_monitor) {
+            deliver_down(core_pid_, relation.consumer, MessageDownProcessID{process_id, reason});
+        }
+    }
+}
+
+sim::Result<Inspection, Err> Node::inspect(const PID& pid, const std::vector<std::string>& items) {
+    Process* process = find(pid);
+    if (process == nullptr || process->state_ == ProcessState::Init) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    if (!process->is_alive()) {
+        return sim::fail(Err::ProcessTerminated);
+    }
+    try {
+        return process->behavior_->process_inspect(core_pid_, items);
+    } catch (...) {
+        return Inspection{};
+    }
+}
+
+// -- relations ----------------------------------------------------------------------------
+
+SendResult Node::add_relation(Process& consumer, Address target, bool is_monitor) {
+    if (!consumer.can_call_state()) {
+        return sim::fail(Err::NotAllowed);
+    }
+    std::vector<Relation>* consumers = nullptr;
+    if (target.is_name()) {
+        auto entry = names_.find(target.name());
+        if (entry == names_.end() || entry->second.pid.empty()) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        if (entry->second.pid == consumer.pid_) {
+            return sim::fail(Err::NotAllowed);
+        }
+        consumers = &entry->second.consumers;
+    } else {
+        if (target.pid() == consumer.pid_) {
+            // Linking oneself is NotAllowed (§3.4); we reject monitoring oneself the same way.
+            return sim::fail(Err::NotAllowed);
+        }
+        Process* process = find(target.pid());
+        if (process == nullptr || process->state_ == ProcessState::Init) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        if (!process->is_alive()) {
+            return sim::fail(Err::ProcessTerminated);
+        }
+        consumers = &process->consumers_;
+    }
+    const bool duplicate = std::any_of(consumers->begin(), consumers->end(), [&](const Relation& r) {
+        return r.consumer == consumer.pid_ && r.is_monitor == is_monitor;
+    });
+    if (duplicate) {
+        return sim::fail(Err::TargetExist);
+    }
+    consumers->push_back(Relation{consumer.pid_, is_monitor});
+    if (!is_monitor && !target.is_name()) {
+        consumer.links_out_.push_back(target.pid());
+    }
+    const std::string target_text = to_string(target);
+    world_.emit(trace::link, {{trace::consumer, consumer.pid_.id},
+                              {trace::target, std::string_view(target_text)},
+                              {trace::monitor, is_monitor}});
+    return {};
+}
+
+SendResult Node::remove_relation(Process& consumer, Address target, bool is_monitor) {
+    if (!consumer.can_call_state()) {
+        return sim::fail(Err::NotAllowed);
+    }
+    std::vector<Relation>* consumers = nullptr;
+    if (target.is_name()) {
+        auto entry = names_.find(target.name());
+        if (entry == names_.end()) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        consumers = &entry->second.consumers;
+    } else {
+        Process* process = find(target.pid());
+        if (process == nullptr) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        consumers = &process->consumers_;
+    }
+    auto found = std::find_if(consumers->begin(), consumers->end(), [&](const Relation& r) {
+        return r.consumer == consumer.pid_ && r.is_monitor == is_monitor;
+    });
+    if (found == consumers->end()) {
+        return sim::fail(Err::TargetUnknown);
+    }
+    consumers->erase(found);
+    if (!is_monitor && !target.is_name()) {
+        auto out = std::find(consumer.links_out_.begin(), consumer.links_out_.end(), target.pid());
+        if (out != consumer.links_out_.end()) {
+            consumer.links_out_.erase(out);
+        }
+    }
+    return {};
+}
+
+} // namespace routesim::runtime
