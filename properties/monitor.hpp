@@ -1,0 +1,98 @@
+// Invariant monitors: trace sinks that check one invariant each, online, as events happen,
+// and explain a violation with the few events that witness it.
+// Part of properties/: uses runtime/ and sim/ only (no JSON, no CLI).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+#include "sim/world.hpp"
+
+namespace routesim::properties {
+
+/// One event that witnesses a violation, rendered for people.
+struct Witness {
+    std::uint64_t seq = 0;
+    sim::Instant at;
+    std::string text;
+};
+
+/// A broken invariant: which, when, what happened, and the events that show it.
+struct Violation {
+    std::string invariant;
+    sim::Instant at;
+    std::string explanation;
+    std::vector<Witness> witnesses;
+
+    /// A multi-line rendering: "<invariant> violated at <time>: <explanation>" then one
+    /// indented line per witness.
+    std::string to_string() const;
+};
+
+/// A monitor sees every trace event, keeps only the state its invariant needs, and records
+/// violations. finish() runs the end-of-run checks.
+class Monitor : public sim::TraceSink {
+public:
+    /// The invariant's stable name (DESIGN.md table).
+    virtual std::string_view name() const = 0;
+    /// End-of-run checks. `idle` is true when the run ended because nothing was left to do
+    /// (so everything in flight must have settled).
+    virtual void finish(sim::Instant end, bool idle) {
+        (void)end;
+        (void)idle;
+    }
+    const std::vector<Violation>& violations() const { return violations_; }
+    bool holds() const { return violations_.empty(); }
+
+protected:
+    /// Records a violation (at most `violations_max` are kept per monitor).
+    void report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses);
+
+private:
+    static constexpr std::size_t violations_max = 16;
+    std::vector<Violation> violations_;
+};
+
+/// Fans events out to a set of monitors. Optionally asks the World to stop at the first
+/// violation (the fuzzer does; a replay that wants the whole trace does not).
+class MonitorSet final : public sim::TraceSink {
+public:
+    void add(std::unique_ptr<Monitor> monitor);
+    /// Stops `world` as soon as some monitor reports a violation.
+    void stop_on_violation(sim::World& world) { world_ = &world; }
+    void on_event(const sim::TraceEvent& event) override;
+    void finish(sim::Instant end, bool idle);
+    const std::vector<std::unique_ptr<Monitor>>& monitors() const { return monitors_; }
+    /// The first violation of any monitor, in monitor order, or nullptr.
+    const Violation* first_violation() const;
+    /// The monitor with this name, or nullptr.
+    Monitor* find(std::string_view name) const;
+
+private:
+    std::vector<std::unique_ptr<Monitor>> monitors_;
+    sim::World* world_ = nullptr;
+    std::size_t reported_ = 0;
+};
+
+// -- reading events ---------------------------------------------------------------------
+
+/// The unsigned value of field `key` (int or uint), or `fallback` when absent.
+std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
+                         std::uint64_t fallback = 0);
+/// The text of field `key`, or "" when absent.
+std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key);
+/// True when the event has kind `kind` (compares the precomputed hash, then the name).
+inline bool is_kind(const sim::TraceEvent& event, const sim::TraceKey& kind) {
+    return event.kind.hash == kind.hash && event.kind.name == kind.name;
+}
+/// A one-line rendering of an event for witnesses: `kind field=value ...`.
+std::string describe_event(const sim::TraceEvent& event);
+/// A witness made from an event.
+Witness witness_of(const sim::TraceEvent& event);
+
+} // namespace routesim::properties

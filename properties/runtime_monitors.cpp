@@ -1,0 +1,290 @@
+// Runtime-level invariant monitors and the message ledger.
+// Part of properties/: uses runtime/ and sim/ only.
+#include "properties/runtime_monitors.hpp"
+
+#include <algorithm>
+
+#include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::properties {
+namespace trace = runtime::trace;
+namespace {
+
+// Events of higher layers that end a message the router or pool took.
+constexpr sim::TraceKey kind_route{"route"};
+constexpr sim::TraceKey key_resolution{"resolution"};
+constexpr sim::TraceKey kind_pool_forward{"pool_forward"};
+constexpr sim::TraceKey kind_preserve{"preserve"};
+
+constexpr std::uint64_t no_message = 0;
+
+} // namespace
+
+std::string Ledger::to_string() const {
+    std::string text = "sent " + std::to_string(sent) + ": handled " + std::to_string(handled) +
+                       ", discarded " + std::to_string(discarded) + ", route_failed " +
+                       std::to_string(route_failed) + ", unhandled " + std::to_string(unhandled) +
+                       ", dropped " + std::to_string(dropped);
+    if (!dropped_by_reason.empty()) {
+        text += " (";
+        bool first = true;
+        for (const auto& [reason, count] : dropped_by_reason) {
+            text += (first ? "" : ", ") + reason + " " + std::to_string(count);
+            first = false;
+        }
+        text += ")";
+    }
+    text += ", queued " + std::to_string(queued);
+    return text;
+}
+
+// -- message_conservation -----------------------------------------------------------------
+
+MessageConservation::Entry& MessageConservation::entry(std::uint64_t id) {
+    if (id >= entries_.size()) {
+        entries_.resize(std::max<std::size_t>(id + 1, entries_.size() * 2));
+    }
+    return entries_[id];
+}
+
+void MessageConservation::violation(const sim::TraceEvent& event, std::uint64_t id,
+                                    const std::string& what) {
+    report(event.at, "message " + std::to_string(id) + " " + what, {witness_of(event)});
+}
+
+void MessageConservation::end_taken(const sim::TraceEvent& event, std::uint64_t id,
+                                    std::uint64_t& category) {
+    Entry& item = entry(id);
+    if (item.where != Where::Taken) {
+        violation(event, id, "was ended by routing but is not held by a behaviour");
+        return;
+    }
+    item.where = Where::Ended;
+    category++;
+}
+
+void MessageConservation::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::send)) {
+        const std::uint64_t id = field_uint(event, trace::id);
+        Entry& item = entry(id);
+        if (item.where != Where::Unknown) {
+            violation(event, id, "was sent twice (its id was reused)");
+            return;
+        }
+        item = Entry{Where::Queued, field_uint(event, trace::to), event.seq};
+        ledger_.sent++;
+    } else if (is_kind(event, trace::forward)) {
+        const std::uint64_t id = field_uint(event, trace::id);
+        Entry& item = entry(id);
+        if (item.where != Where::Taken || item.holder != field_uint(event, trace::by)) {
+            violation(event, id, "was forwarded by a process that does not hold it (duplicated)");
+            return;
+        }
+        item = Entry{Where::Queued, field_uint(event, trace::to), event.seq};
+    } else if (is_kind(event, trace::take)) {
+        const std::uint64_t id = field_uint(event, trace::id);
+        Entry& item = entry(id);
+        if (item.where != Where::Queued || item.holder != field_uint(event, trace::pid)) {
+            violation(event, id, "was taken although it is not queued there (taken twice?)");
+            return;
+        }
+        item = Entry{Where::Taken, item.holder, event.seq};
+    } else if (is_kind(event, trace::drop)) {
+        const std::uint64_t id = field_uint(event, trace::id);
+        Entry& item = entry(id);
+        if (item.where != Where::Queued || item.holder != field_uint(event, trace::pid)) {
+            violation(event, id, "was dropped although it is not queued there");
+            return;
+        }
+        item.where = Where::Ended;
+        ledger_.dropped++;
+        ledger_.dropped_by_reason[std::string(field_text(event, trace::reason))]++;
+    } else if (is_kind(event, trace::exit)) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        exited_.insert(std::upper_bound(exited_.begin(), exited_.end(), pid), pid);
+    } else if (is_kind(event, kind_route)) {
+        const std::uint64_t id = field_uint(event, trace::id, no_message);
+        const std::string_view resolution = field_text(event, key_resolution);
+        if (id != no_message && resolution == "discard") {
+            end_taken(event, id, ledger_.discarded);
+        } else if (id != no_message && resolution == "failed") {
+            end_taken(event, id, ledger_.route_failed);
+        }
+    } else if (is_kind(event, kind_pool_forward)) {
+        const std::uint64_t id = field_uint(event, trace::id, no_message);
+        if (id != no_message && field_text(event, trace::outcome) == "unhandled") {
+            end_taken(event, id, ledger_.unhandled);
+        }
+    } else if (is_kind(event, kind_preserve)) {
+        // A preserved message moves, still queued, to the new incarnation's mailbox.
+        const std::uint64_t id = field_uint(event, trace::id);
+        Entry& item = entry(id);
+        if (item.where != Where::Queued) {
+            violation(event, id, "was preserved although it is not queued");
+            return;
+        }
+        item.holder = field_uint(event, trace::to);
+        item.last_seq = event.seq;
+    }
+}
+
+void MessageConservation::finish(sim::Instant end, bool) {
+    ledger_.handled = 0;
+    ledger_.queued = 0;
+    for (std::uint64_t id = 0; id < entries_.size(); id++) {
+        const Entry& item = entries_[id];
+        if (item.where == Where::Taken) {
+            ledger_.handled++;
+        } else if (item.where == Where::Queued) {
+            ledger_.queued++;
+            if (std::binary_search(exited_.begin(), exited_.end(), item.holder)) {
+                report(end, "message " + std::to_string(id) + " was lost: its holder <" +
+                                std::to_string(item.holder) +
+                                "> ended without dropping or handling it",
+                       {Witness{item.last_seq, end, "last seen queued at pid " +
+                                                        std::to_string(item.holder)}});
+            }
+        }
+    }
+    if (!ledger_.balanced()) {
+        report(end, "the ledger does not balance: " + ledger_.to_string(), {});
+    }
+}
+
+// -- pair_fifo ----------------------------------------------------------------------------
+
+void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair) {
+    in_flight_[id] = InFlight{pair, witness_of(event)};
+    order_[pair].push_back(id);
+}
+
+void PairFifo::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::send)) {
+        enqueue(event, field_uint(event, trace::id),
+                PairKey{field_uint(event, trace::from), field_uint(event, trace::to),
+                        field_uint(event, trace::queue)});
+        return;
+    }
+    if (is_kind(event, trace::forward)) {
+        enqueue(event, field_uint(event, trace::id),
+                PairKey{field_uint(event, trace::by), field_uint(event, trace::to),
+                        field_uint(event, trace::queue)});
+        return;
+    }
+    const bool taken = is_kind(event, trace::take);
+    if (!taken && !is_kind(event, trace::drop) && !is_kind(event, sim::TraceKey{"preserve"})) {
+        return;
+    }
+    const std::uint64_t id = field_uint(event, trace::id);
+    auto found = in_flight_.find(id);
+    if (found == in_flight_.end()) {
+        return; // message_conservation reports unknown ids
+    }
+    const InFlight flight = found->second;
+    in_flight_.erase(found);
+    auto& order = order_[flight.pair];
+    auto position = std::find(order.begin(), order.end(), id);
+    RS_ASSERT(position != order.end());
+    if (taken && position != order.begin()) {
+        const std::uint64_t earlier = order.front();
+        std::vector<Witness> witnesses;
+        auto earlier_flight = in_flight_.find(earlier);
+        if (earlier_flight != in_flight_.end()) {
+            witnesses.push_back(earlier_flight->second.enqueued);
+        }
+        witnesses.push_back(flight.enqueued);
+        witnesses.push_back(witness_of(event));
+        report(event.at,
+               "message " + std::to_string(id) + " from <" + std::to_string(flight.pair.sender) +
+                   "> was taken by <" + std::to_string(flight.pair.receiver) +
+                   "> before message " + std::to_string(earlier) + " sent earlier on the same pair",
+               std::move(witnesses));
+    }
+    order.erase(position);
+    if (order.empty()) {
+        order_.erase(flight.pair);
+    }
+}
+
+// -- call_outcome -------------------------------------------------------------------------
+
+void CallOutcome::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::call)) {
+        const auto key = std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
+        if (!open_.emplace(key, witness_of(event)).second) {
+            report(event.at, "call ref " + std::to_string(key.second) + " was started twice",
+                   {witness_of(event)});
+        }
+        return;
+    }
+    if (is_kind(event, trace::call_result)) {
+        const auto key = std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
+        auto found = open_.find(key);
+        if (found == open_.end()) {
+            report(event.at,
+                   "call ref " + std::to_string(key.second) + " of <" + std::to_string(key.first) +
+                       "> ended although it was not open (ended twice?)",
+                   {witness_of(event)});
+            return;
+        }
+        open_.erase(found);
+    }
+}
+
+void CallOutcome::finish(sim::Instant end, bool idle) {
+    if (!idle) {
+        return; // calls may legitimately be in flight when a run is cut at a time limit
+    }
+    for (const auto& [key, started] : open_) {
+        report(end,
+               "call ref " + std::to_string(key.second) + " of <" + std::to_string(key.first) +
+                   "> never ended (no response, error or timeout)",
+               {started});
+    }
+}
+
+// -- sender_preservation ------------------------------------------------------------------
+
+void SenderPreservation::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::send)) {
+        origin_[field_uint(event, trace::id)] = Origin{field_uint(event, trace::from), witness_of(event)};
+        return;
+    }
+    if (is_kind(event, trace::call)) {
+        caller_of_[field_uint(event, trace::ref)] = field_uint(event, trace::caller);
+        return;
+    }
+    const bool forwarded = is_kind(event, trace::forward);
+    if (forwarded || is_kind(event, trace::take)) {
+        auto found = origin_.find(field_uint(event, trace::id));
+        if (found == origin_.end()) {
+            return;
+        }
+        const std::uint64_t from = field_uint(event, trace::from);
+        if (from != found->second.from) {
+            report(event.at,
+                   "message " + std::to_string(found->first) + " arrived with From <" +
+                       std::to_string(from) + "> instead of the original sender <" +
+                       std::to_string(found->second.from) + ">",
+                   {found->second.sent, witness_of(event)});
+        }
+        return;
+    }
+    if (is_kind(event, trace::response) || is_kind(event, trace::response_dropped)) {
+        auto found = caller_of_.find(field_uint(event, trace::ref));
+        if (found == caller_of_.end()) {
+            return;
+        }
+        const std::uint64_t to = field_uint(event, trace::to);
+        if (to != found->second) {
+            report(event.at,
+                   "the response to ref " + std::to_string(found->first) + " went to <" +
+                       std::to_string(to) + "> instead of the caller <" +
+                       std::to_string(found->second) + ">",
+                   {witness_of(event)});
+        }
+    }
+}
+
+} // namespace routesim::properties

@@ -1,0 +1,121 @@
+// Monitors of the runtime-level invariants of DESIGN.md: message_conservation (with its
+// ledger), pair_fifo, call_outcome and sender_preservation. They read the runtime's trace
+// events (runtime/trace_keys.hpp) plus the routing and pool events that end a message.
+// Part of properties/: uses runtime/ and sim/ only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "properties/monitor.hpp"
+
+namespace routesim::properties {
+
+/// Where every message ended, by category (the no-data-loss ledger).
+struct Ledger {
+    std::uint64_t sent = 0;        ///< distinct messages put into a mailbox
+    std::uint64_t handled = 0;     ///< taken by a behaviour and not passed on
+    std::uint64_t discarded = 0;   ///< RouteDiscard
+    std::uint64_t route_failed = 0; ///< routing failed (MessageRouteFailed or an error reply)
+    std::uint64_t unhandled = 0;   ///< a pool found no worker
+    std::uint64_t dropped = 0;     ///< discarded with a dead mailbox
+    std::map<std::string, std::uint64_t> dropped_by_reason;
+    std::uint64_t queued = 0;      ///< still in a mailbox at the end
+    /// Every message is in exactly one category.
+    bool balanced() const {
+        return handled + discarded + route_failed + unhandled + dropped + queued == sent;
+    }
+    /// One line per category.
+    std::string to_string() const;
+};
+
+/// message_conservation: every message sent ends exactly once (handled, discarded, reported
+/// failed, unhandled, dropped with a dead mailbox, or still queued); none is taken, forwarded
+/// or dropped twice, and none vanishes from a mailbox whose process ended.
+class MessageConservation final : public Monitor {
+public:
+    std::string_view name() const override { return "message_conservation"; }
+    void on_event(const sim::TraceEvent& event) override;
+    void finish(sim::Instant end, bool idle) override;
+    /// The ledger; complete after finish().
+    const Ledger& ledger() const { return ledger_; }
+
+private:
+    enum class Where : std::uint8_t { Unknown, Queued, Taken, Ended };
+    struct Entry {
+        Where where = Where::Unknown;
+        std::uint64_t holder = 0;   // the pid whose mailbox holds it (Queued) or took it
+        std::uint64_t last_seq = 0; // the event that put it there
+    };
+    Entry& entry(std::uint64_t id);
+    void end_taken(const sim::TraceEvent& event, std::uint64_t id, std::uint64_t& category);
+    void violation(const sim::TraceEvent& event, std::uint64_t id, const std::string& what);
+
+    std::vector<Entry> entries_; // indexed by message id (ids are dense, from 1)
+    std::vector<std::uint64_t> exited_; // sorted pids that have ended
+    Ledger ledger_;
+};
+
+/// pair_fifo: messages from one sender to one receiver through one queue are taken in the
+/// order they were enqueued (a forward is a hop from the forwarder).
+class PairFifo final : public Monitor {
+public:
+    std::string_view name() const override { return "pair_fifo"; }
+    void on_event(const sim::TraceEvent& event) override;
+
+private:
+    struct PairKey {
+        std::uint64_t sender;
+        std::uint64_t receiver;
+        std::uint64_t queue;
+        bool operator==(const PairKey&) const = default;
+    };
+    struct PairHash {
+        std::size_t operator()(const PairKey& key) const {
+            return static_cast<std::size_t>(key.sender * 0x9e3779b97f4a7c15ULL ^
+                                            key.receiver * 0xbf58476d1ce4e5b9ULL ^ key.queue);
+        }
+    };
+    struct InFlight {
+        PairKey pair;
+        Witness enqueued;
+    };
+    void enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair);
+
+    std::unordered_map<std::uint64_t, InFlight> in_flight_;          // lookups only
+    std::unordered_map<PairKey, std::vector<std::uint64_t>, PairHash> order_; // lookups only
+};
+
+/// call_outcome: every call ends exactly once (a response, an error or a timeout); when the
+/// run ends idle, none is left open.
+class CallOutcome final : public Monitor {
+public:
+    std::string_view name() const override { return "call_outcome"; }
+    void on_event(const sim::TraceEvent& event) override;
+    void finish(sim::Instant end, bool idle) override;
+
+private:
+    std::map<std::pair<std::uint64_t, std::uint64_t>, Witness> open_; // (caller, ref)
+};
+
+/// sender_preservation: a message reaching a worker through routers and pools still carries
+/// the original From (and Ref for calls), and a response goes straight to the caller.
+class SenderPreservation final : public Monitor {
+public:
+    std::string_view name() const override { return "sender_preservation"; }
+    void on_event(const sim::TraceEvent& event) override;
+
+private:
+    struct Origin {
+        std::uint64_t from;
+        Witness sent;
+    };
+    std::unordered_map<std::uint64_t, Origin> origin_;            // by message id
+    std::unordered_map<std::uint64_t, std::uint64_t> caller_of_;  // by ref id
+};
+
+} // namespace routesim::properties
