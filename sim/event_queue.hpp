@@ -11,21 +11,23 @@
 
 namespace routesim::sim {
 
-/// A min-heap of payloads keyed by (due, seq). Events due at the same instant come out in the
-/// order they were pushed. Cost: push and pop are O(log n).
+/// A min-heap of payloads keyed by (due, rank, seq). Events due at the same instant come out
+/// by rank (a caller-chosen class, lower first), then in the order they were pushed.
+/// Cost: push and pop are O(log n).
 template <class Payload>
 class EventQueue {
 public:
     struct Entry {
         Instant due;
+        std::uint64_t rank;
         std::uint64_t seq;
         Payload payload;
     };
 
     /// Adds a payload due at `due` and returns its sequence number (unique, increasing).
-    std::uint64_t push(Instant due, Payload payload) {
+    std::uint64_t push(Instant due, Payload payload, std::uint64_t rank = 0) {
         const std::uint64_t seq = next_seq_++;
-        heap_.push_back(Entry{due, seq, std::move(payload)});
+        heap_.push_back(Entry{due, rank, seq, std::move(payload)});
         std::push_heap(heap_.begin(), heap_.end(), later);
         return seq;
     }
@@ -55,6 +57,9 @@ private:
     static bool later(const Entry& a, const Entry& b) {
         if (a.due != b.due) {
             return a.due > b.due;
+        }
+        if (a.rank != b.rank) {
+            return a.rank > b.rank;
         }
         return a.seq > b.seq;
     }

@@ -44,7 +44,8 @@ World::~World() {
     set_assert_context(previous_context_);
 }
 
-TimerId World::schedule_at(Instant due, std::function<void()> callback) {
+TimerId World::schedule_at(Instant due, std::function<void()> callback, TimerLane lane,
+                           std::uint32_t order) {
     RS_ASSERT(due >= now());
     RS_ASSERT(callback != nullptr);
     std::uint32_t slot = 0;
@@ -57,14 +58,16 @@ TimerId World::schedule_at(Instant due, std::function<void()> callback) {
     }
     const std::uint64_t generation = next_generation_++;
     timer_slots_[slot] = TimerSlot{std::move(callback), generation, true};
-    timers_.push(due, TimerRef{slot, generation});
+    const std::uint64_t rank = (static_cast<std::uint64_t>(lane) << 32) | order;
+    timers_.push(due, TimerRef{slot, generation}, rank);
     timers_live_++;
     return TimerId{slot, generation};
 }
 
-TimerId World::schedule_after(Duration delay, std::function<void()> callback) {
+TimerId World::schedule_after(Duration delay, std::function<void()> callback, TimerLane lane,
+                              std::uint32_t order) {
     RS_ASSERT(delay >= Duration::zero());
-    return schedule_at(now() + delay, std::move(callback));
+    return schedule_at(now() + delay, std::move(callback), lane, order);
 }
 
 bool World::cancel(TimerId timer) {

@@ -40,6 +40,15 @@ public:
     virtual void run_step(TaskId task) = 0;
 };
 
+/// Timer lanes: at one instant, due timers fire lane by lane (then by `order` inside a lane,
+/// then first-in first-out), so a harness can put its actions before the runtime's timers.
+enum class TimerLane : std::uint8_t {
+    Actions = 0,  ///< scenario timeline actions (order = action index)
+    Workload = 1, ///< scenario workload messages (order = source index)
+    Runtime = 2,  ///< the runtime's own timers (send_after, call timeouts, costs)
+    Faults = 3,   ///< timed faults
+};
+
 /// Identifies a scheduled timer for cancellation.
 struct TimerId {
     std::uint32_t slot = 0;
@@ -85,6 +94,7 @@ public:
     std::uint64_t events() const { return events_; }
     TraceBus& trace() { return trace_; }
     Scheduler& scheduler() { return scheduler_; }
+    const Scheduler& scheduler() const { return scheduler_; }
     FaultPlan& faults() { return faults_; }
     /// A fresh child stream of the root seed, named by concern ("workload", "faults", ...).
     Prng stream(std::string_view name) const { return root_.fork(name); }
@@ -94,10 +104,12 @@ public:
     // -- commands -----------------------------------------------------------------------
     /// The runner that executes a picked task. Must be set before run().
     void set_runner(StepRunner& runner) { runner_ = &runner; }
-    /// Runs `callback` at `due` (not before now). Timers due at one instant fire in the order
-    /// they were scheduled, before any task steps at that instant.
-    TimerId schedule_at(Instant due, std::function<void()> callback);
-    TimerId schedule_after(Duration delay, std::function<void()> callback);
+    /// Runs `callback` at `due` (not before now). Timers due at one instant fire before any
+    /// task steps at that instant: by lane, then by `order`, then in the order scheduled.
+    TimerId schedule_at(Instant due, std::function<void()> callback,
+                        TimerLane lane = TimerLane::Runtime, std::uint32_t order = 0);
+    TimerId schedule_after(Duration delay, std::function<void()> callback,
+                           TimerLane lane = TimerLane::Runtime, std::uint32_t order = 0);
     /// Cancels a timer. Returns true when it had not fired yet.
     bool cancel(TimerId timer);
     /// Emits a trace event at the current time.

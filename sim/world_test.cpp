@@ -157,3 +157,26 @@ TEST(Marks, CountHits) {
 
 } // namespace
 } // namespace routesim::sim
+
+namespace routesim::sim {
+namespace {
+
+TEST(World, LanesOrderTimersAtOneInstant) {
+    World world(WorldOptions{});
+    Recorder recorder(world);
+    world.set_runner(recorder);
+    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("runtime"); });
+    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("fault"); }, TimerLane::Faults);
+    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("workload-1"); },
+                      TimerLane::Workload, 1);
+    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("workload-0"); },
+                      TimerLane::Workload, 0);
+    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("action"); },
+                      TimerLane::Actions, 7);
+    world.run();
+    EXPECT_EQ(recorder.log, (std::vector<std::string>{"action", "workload-0", "workload-1",
+                                                      "runtime", "fault"}));
+}
+
+} // namespace
+} // namespace routesim::sim

@@ -7,15 +7,16 @@
 
 #include "sim/scheduler.hpp"
 #include "sim/trace.hpp"
+#include "tools/commands.hpp"
 #include "tools/demo.hpp"
 
 namespace {
 
 using namespace routesim;
 
-constexpr int exit_ok = 0;
-constexpr int exit_failed = 1;
-constexpr int exit_bad_input = 2;
+using tools::exit_bad_input;
+using tools::exit_failed;
+using tools::exit_ok;
 
 struct DemoArgs {
     std::uint64_t seed = 1;
@@ -89,6 +90,22 @@ int main(int argc, char** argv) {
     demo->add_option("--hops", demo_args.hops, "Hops per token")->check(CLI::Range(1, 100000));
     demo->add_option("--trace", demo_args.trace_path, "Write the trace as JSON Lines");
 
+    tools::RunArgs run_args;
+    CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
+    run->add_option("file", run_args.file, "Scenario file")->required();
+    run->add_option("--seed", run_args.seed, "Root seed (overrides run.seed)");
+    run->add_option("--scheduler", run_args.scheduler, "fifo, random or pct")
+        ->check(CLI::IsMember({"fifo", "random", "pct"}));
+    run->add_option("--semantics", run_args.semantics, "documented or upstream")
+        ->check(CLI::IsMember({"documented", "upstream"}));
+    run->add_option("--until", run_args.until, "Stop at this virtual time (\"250ms\")");
+    run->add_option("--trace", run_args.trace_path, "Write the trace as JSON Lines");
+    run->add_flag("--json", run_args.json, "Print the result as JSON");
+
+    std::vector<std::string> validate_files;
+    CLI::App* validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");
+    validate->add_option("files", validate_files, "Scenario files")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -98,6 +115,12 @@ int main(int argc, char** argv) {
     try {
         if (demo->parsed()) {
             return run_demo_command(demo_args);
+        }
+        if (run->parsed()) {
+            return tools::run_command(run_args);
+        }
+        if (validate->parsed()) {
+            return tools::validate_command(validate_files);
         }
     } catch (const std::exception& error) {
         std::cerr << "routesim: internal error: " << error.what() << "\n";

@@ -1,0 +1,379 @@
+// Scenario behaviours for pools, supervisors and routers; factories; target resolution.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/builder.hpp"
+
+#include "runtime/pool.hpp"
+#include "runtime/supervisor.hpp"
+#include "scenarios/json_message.hpp"
+#include "scenarios/rules.hpp"
+#include "scenarios/workers.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios {
+namespace {
+
+using runtime::act::CallReply;
+
+runtime::Args args_of(const Json& args) {
+    if (args.is_null()) {
+        return {};
+    }
+    return runtime::Args{json_message(args)};
+}
+
+// -- pool -----------------------------------------------------------------------------------
+
+class ScenarioPool final : public runtime::act::Pool {
+public:
+    ScenarioPool(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
+    sim::Result<runtime::act::PoolOptions, runtime::Error> init(const runtime::Args&) override {
+        harness_.note_spawn(spec_, process().pid());
+        RS_ASSERT(spec_.children.size() == 1);
+        runtime::act::PoolOptions options;
+        options.pool_size = static_cast<std::int64_t>(spec_.pool.size);
+        options.worker_mailbox_size = static_cast<std::int64_t>(spec_.pool.worker_mailbox_size);
+        options.worker_factory = factory_for(harness_, spec_.children[0]);
+        options.worker_args = args_of(spec_.children[0].args);
+        return options;
+    }
+    std::string_view behavior_name() const override { return "pool"; }
+
+private:
+    Harness& harness_;
+    const Node& spec_;
+};
+
+// -- supervisor -----------------------------------------------------------------------------
+
+runtime::act::SupervisorType supervisor_type(SupervisorType type) {
+    switch (type) {
+    case SupervisorType::OneForOne:
+        return runtime::act::SupervisorType::OneForOne;
+    case SupervisorType::AllForOne:
+        return runtime::act::SupervisorType::AllForOne;
+    case SupervisorType::RestForOne:
+        return runtime::act::SupervisorType::RestForOne;
+    case SupervisorType::SimpleOneForOne:
+        return runtime::act::SupervisorType::SimpleOneForOne;
+    }
+    return runtime::act::SupervisorType::OneForOne;
+}
+
+runtime::act::SupervisorStrategy supervisor_strategy(RestartStrategy strategy) {
+    switch (strategy) {
+    case RestartStrategy::Transient:
+        return runtime::act::SupervisorStrategy::Transient;
+    case RestartStrategy::Temporary:
+        return runtime::act::SupervisorStrategy::Temporary;
+    case RestartStrategy::Permanent:
+        return runtime::act::SupervisorStrategy::Permanent;
+    }
+    return runtime::act::SupervisorStrategy::Transient;
+}
+
+class ScenarioSupervisor final : public runtime::act::Supervisor {
+public:
+    ScenarioSupervisor(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
+    sim::Result<runtime::act::SupervisorSpec, runtime::Error> init(const runtime::Args&) override {
+        harness_.note_spawn(spec_, process().pid());
+        runtime::act::SupervisorSpec spec;
+        spec.type = supervisor_type(spec_.supervisor.type);
+        spec.restart.strategy = supervisor_strategy(spec_.supervisor.strategy);
+        spec.restart.intensity = static_cast<std::uint16_t>(std::min<std::uint64_t>(spec_.supervisor.intensity, 65535));
+        spec.restart.period = spec_.supervisor.period;
+        spec.restart.keep_order = spec_.supervisor.keep_order;
+        for (const Node& child : spec_.children) {
+            runtime::act::SupervisorChildSpec entry;
+            entry.name = runtime::Atom(child.name);
+            entry.factory = factory_for(harness_, child);
+            entry.options = options_for(child);
+            entry.args = args_of(child.args);
+            spec.children.push_back(std::move(entry));
+        }
+        return spec;
+    }
+    std::string_view behavior_name() const override { return "supervisor"; }
+
+private:
+    Harness& harness_;
+    const Node& spec_;
+};
+
+// -- router -----------------------------------------------------------------------------------
+
+class ScenarioRouter final : public runtime::act::Router {
+public:
+    ScenarioRouter(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
+
+    sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
+        harness_.note_spawn(spec_, process().pid());
+        runtime::act::RouterOptions options;
+        options.mailbox_size = static_cast<std::int64_t>(spec_.mailbox_size);
+        RS_ASSERT(spec_.children.size() == spec_.router.routes.size());
+        for (std::size_t i = 0; i < spec_.router.routes.size(); i++) {
+            const RouteSpec& route = spec_.router.routes[i];
+            options.routes.push_back(runtime::act::Route{
+                runtime::Atom(route.name), factory_for(harness_, spec_.children[i]),
+                args_of(route.args)});
+        }
+        return options;
+    }
+
+    runtime::Atom route_message(const runtime::PID&, const runtime::Message& message) override {
+        maybe_crash();
+        return apply_rule(spec_.router.route_message, message_json(message));
+    }
+
+    runtime::Atom route_call(const runtime::PID&, const runtime::Ref&,
+                             const runtime::Message& request) override {
+        maybe_crash();
+        return apply_rule(spec_.router.route_call, message_json(request));
+    }
+
+    runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    CallReply handle_call(const runtime::PID& from, const runtime::Ref& ref,
+                          const runtime::Message& request) override;
+    std::string_view behavior_name() const override { return "router"; }
+
+private:
+    void maybe_crash() {
+        if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_)) {
+            throw std::runtime_error("injected crash"); // becomes Panic at the actor boundary
+        }
+    }
+    std::optional<std::string> admin(const runtime::Message& message);
+
+    Harness& harness_;
+    const Node& spec_;
+};
+
+std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message) {
+    if (const auto* order = message.get<AdminOrder>()) {
+        std::string result = perform_admin(harness_, *this, spec_, order->op, order->name, order->worker);
+        if (order->action >= 0) {
+            harness_.admin_results[order->action] = result;
+        }
+        return result;
+    }
+    const auto* json = message.get<JsonMessage>();
+    if (json == nullptr || json->message_type() != "router.admin") {
+        return std::nullopt;
+    }
+    const Json& body = json->json();
+    const auto op_text = body.value("op", std::string());
+    const auto op = parse_spelling<Verb>(op_text);
+    if (!op.has_value() || !is_management_verb(*op) || !body.contains("name") ||
+        !body["name"].is_string()) {
+        return std::string(runtime::ergo_name(runtime::Err::Incorrect));
+    }
+    if (body.contains("worker")) {
+        // A worker spec inside a message is not parsed at run time; timeline actions with
+        // "via": "admin" carry parsed specs instead.
+        process().log("warning", "router.admin: \"worker\" in a message is not supported; use a "
+                                 "timeline action with via: admin");
+        return std::string(runtime::ergo_name(runtime::Err::Incorrect));
+    }
+    return perform_admin(harness_, *this, spec_, *op, body["name"].get<std::string>(), nullptr);
+}
+
+runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {
+    if (const auto* failed = message.get<runtime::act::MessageRouteFailed>()) {
+        harness_.route_failed[spec_.path][failed->reason.name()]++;
+        switch (spec_.router.on_route_failed) {
+        case OnRouteFailed::Log:
+            process().log("warning", "route " + std::string(failed->name.text()) +
+                                         " failed: " + failed->reason.message());
+            return runtime::ok();
+        case OnRouteFailed::Terminate:
+            return runtime::stop(failed->reason);
+        case OnRouteFailed::DeadLetter:
+            if (auto target = harness_.resolve(spec_.router.dead_letter)) {
+                (void)process().send(*target, json_message(Json{
+                    {"type", "DeadLetter"},
+                    {"route", std::string(failed->name.text())},
+                    {"reason", failed->reason.name()},
+                    {"message", message_json(failed->message)}}));
+            }
+            return runtime::ok();
+        }
+    }
+    if (!admin(message).has_value()) {
+        harness_.admin_ignored[spec_.path]++;
+    }
+    return runtime::ok();
+}
+
+CallReply ScenarioRouter::handle_call(const runtime::PID&, const runtime::Ref&,
+                                      const runtime::Message& request) {
+    if (auto result = admin(request)) {
+        return CallReply::value(json_message(Json{{"type", "router.admin.result"}, {"result", *result}}));
+    }
+    harness_.admin_ignored[spec_.path]++;
+    return CallReply::later();
+}
+
+} // namespace
+
+std::string AdminOrder::describe() const {
+    return "router.admin{" + std::string(spelling(op)) + " " + name + "}";
+}
+
+std::string perform_admin(Harness& harness, runtime::act::Router& router, const Node& router_spec,
+                          Verb op, const std::string& name, const Node* worker) {
+    (void)router_spec;
+    if (name.empty() || name.size() > runtime::atom_length_max) {
+        return std::string(runtime::ergo_name(runtime::Err::Incorrect));
+    }
+    const runtime::Atom atom(name);
+    runtime::act::RouteResult result;
+    auto route_of = [&]() {
+        runtime::act::Route route;
+        route.name = atom;
+        if (worker != nullptr) {
+            route.factory = factory_for(harness, *worker);
+            route.args = args_of(worker->args);
+        }
+        return route;
+    };
+    switch (op) {
+    case Verb::AddRoute:
+        result = router.add_route(route_of());
+        break;
+    case Verb::RemoveRoute:
+        result = router.remove_route(atom);
+        break;
+    case Verb::DisableRoute:
+        result = router.disable_route(atom);
+        break;
+    case Verb::EnableRoute:
+        result = router.enable_route(atom);
+        break;
+    case Verb::RespawnRoute:
+        result = router.respawn_route(atom);
+        break;
+    case Verb::ReplaceRoute:
+        result = router.replace_route(atom, route_of());
+        break;
+    default:
+        return std::string(runtime::ergo_name(runtime::Err::Incorrect));
+    }
+    return result ? std::string("ok") : result.error().name();
+}
+
+runtime::ProcessOptions options_for(const Node& spec) {
+    runtime::ProcessOptions options;
+    options.mailbox_size = static_cast<std::int64_t>(spec.mailbox_size);
+    return options;
+}
+
+runtime::Factory factory_for(Harness& harness, const Node& spec) {
+    switch (spec.kind) {
+    case NodeKind::Actor:
+        return worker_factory(harness, spec);
+    case NodeKind::Pool:
+        return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
+            return std::make_unique<ScenarioPool>(harness, spec);
+        };
+    case NodeKind::Supervisor:
+        return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
+            return std::make_unique<ScenarioSupervisor>(harness, spec);
+        };
+    case NodeKind::Router:
+        return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
+            return std::make_unique<ScenarioRouter>(harness, spec);
+        };
+    }
+    RS_ASSERT(false);
+    return {};
+}
+
+runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid) {
+    runtime::Process* process = node.find(pid);
+    if (process == nullptr) {
+        return nullptr;
+    }
+    return dynamic_cast<runtime::act::Router*>(&process->behavior());
+}
+
+namespace {
+
+std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
+                                      std::string_view segment) {
+    runtime::Node& node = harness.node();
+    runtime::Process* process = node.find(at);
+    if (process == nullptr || segment.empty()) {
+        return std::nullopt;
+    }
+    runtime::Behavior& behavior = process->behavior();
+    if (auto* router = dynamic_cast<runtime::act::Router*>(&behavior)) {
+        if (segment.size() > runtime::atom_length_max) {
+            return std::nullopt;
+        }
+        auto info = router->route(runtime::Atom(segment));
+        if (!info.has_value() || info->pid.empty()) {
+            return std::nullopt;
+        }
+        return info->pid;
+    }
+    if (auto* supervisor = dynamic_cast<runtime::act::Supervisor*>(&behavior)) {
+        for (const auto& child : supervisor->children()) {
+            if (child.spec.text() == segment && !child.pid.empty()) {
+                return child.pid;
+            }
+        }
+        return std::nullopt;
+    }
+    if (dynamic_cast<runtime::act::Pool*>(&behavior) != nullptr && segment.front() == '#') {
+        // "#k": the k-th live worker of this pool in spawn order.
+        const Node* pool_spec = harness.spec_of(at);
+        if (pool_spec == nullptr || pool_spec->children.empty()) {
+            return std::nullopt;
+        }
+        std::uint64_t index = 0;
+        for (char c : segment.substr(1)) {
+            if (c < '0' || c > '9') {
+                return std::nullopt;
+            }
+            index = index * 10 + static_cast<std::uint64_t>(c - '0');
+        }
+        std::uint64_t live = 0;
+        for (const runtime::PID& pid : harness.stats(pool_spec->children[0]).incarnations) {
+            runtime::Process* worker = node.find(pid);
+            if (worker == nullptr || worker->parent() != at || !worker->is_alive()) {
+                continue;
+            }
+            if (live++ == index) {
+                return pid;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view target) {
+    const std::size_t slash = target.find('/');
+    const std::string_view first = target.substr(0, slash);
+    if (first.empty() || first.size() > runtime::atom_length_max) {
+        return std::nullopt;
+    }
+    auto found = harness.node().process_pid(runtime::Atom(first));
+    if (!found) {
+        return std::nullopt;
+    }
+    runtime::PID at = found.value();
+    std::string_view rest = slash == std::string_view::npos ? std::string_view() : target.substr(slash + 1);
+    while (!rest.empty()) {
+        const std::size_t next = rest.find('/');
+        const auto pid = step_into(harness, at, rest.substr(0, next));
+        if (!pid.has_value()) {
+            return std::nullopt;
+        }
+        at = *pid;
+        rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
+    }
+    return at;
+}
+
+} // namespace routesim::scenarios

@@ -1,0 +1,56 @@
+// Loader internals: the shared state of one load and the section parsers (topology, run,
+// workload, timeline, faults, expect) plus the cross-reference validation.
+// Private to scenarios/; every parser returns false after recording the first error.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenarios/detail/reader.hpp"
+#include "scenarios/loader.hpp"
+#include "scenarios/model.hpp"
+
+namespace routesim::scenarios::detail {
+
+/// The error sink, the limits and the running budgets of one load.
+struct LoadContext {
+    Errors errors;
+    LoadLimits limits;
+    /// Topology and timeline-worker nodes created so far (after repeat expansion).
+    std::uint64_t nodes = 0;
+    /// JSON values created by repeat copies so far.
+    std::uint64_t repeat_values = 0;
+    /// Messages of the workload and of timeline sends and calls so far.
+    std::uint64_t messages = 0;
+};
+
+/// Parses one node and its subtree (expanding `repeat` in children and route lists).
+/// `path` is the node's tree path; nullopt uses its name (the topology root).
+/// Cost: linear in the expanded subtree; iterative, depth checked against the limit.
+bool parse_node_tree(LoadContext& context, const Located& at, std::optional<std::string> path,
+                     Node& out);
+
+/// Parses a routing rule (`"discard"` or an object with by_type, hash, field or route).
+bool parse_rule(Errors& errors, const Located& at, Rule& out);
+
+/// Parses a behaviour object (`behavior`).
+bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out);
+
+/// Parses a message object with a non-empty string `type`. With `generators`, the top-level
+/// payload values "$i" and {"uniform": [lo, hi]} are allowed and their shape is checked.
+bool parse_message(Errors& errors, const Located& at, bool generators, Json& out);
+
+bool parse_run(LoadContext& context, const Located& at, RunOptions& out);
+bool parse_workload(LoadContext& context, const Located& at, std::vector<WorkloadSource>& out);
+bool parse_timeline(LoadContext& context, const Located& at, std::vector<Action>& out);
+bool parse_faults(LoadContext& context, const Located& at, Faults& out);
+bool parse_expect(Errors& errors, const Located& at, Expect& out);
+
+/// Checks names and targets across the whole scenario and fills `scenario.clients`:
+/// unique registered names, clients that collide with no node, targets that resolve,
+/// routers that are routers, and the static process count.
+bool validate_scenario(LoadContext& context, Scenario& scenario);
+
+} // namespace routesim::scenarios::detail

@@ -1,0 +1,222 @@
+// Runner internals: expectations, invariant verdicts and the end-of-run summary data.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "runtime/router.hpp"
+#include "scenarios/builder.hpp"
+#include "scenarios/detail/run_state.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios::detail {
+namespace {
+
+// RFC 6901: "~" becomes "~0" and "/" becomes "~1" inside a pointer token.
+std::string token(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out.push_back(c);
+        }
+    }
+    return "/" + out;
+}
+
+std::string count_text(std::uint64_t value) {
+    return std::to_string(value);
+}
+
+} // namespace
+
+void RunState::add_check(std::string what, std::string expected, std::string actual,
+                         std::string pointer) {
+    const bool ok = expected == actual;
+    result_.checks.push_back(Check{std::move(what), std::move(expected), std::move(actual), ok,
+                                   std::move(pointer), world_.now()});
+}
+
+std::optional<runtime::PID> RunState::live(const std::string& target) const {
+    return harness_.resolve(target);
+}
+
+const Node* RunState::spec_of_target(const std::string& target) const {
+    const auto resolved = static_targets_.resolve(target);
+    return resolved ? resolved.value().node : nullptr;
+}
+
+std::uint64_t RunState::processed(const std::string& target) const {
+    if (target.find("/#") != std::string::npos) {
+        // A pool worker "#k" shares its spec with its siblings: count the live one only.
+        const auto pid = live(target);
+        if (!pid) {
+            return 0;
+        }
+        auto taken = tally_.taken.find(pid->id);
+        return taken == tally_.taken.end() ? 0 : taken->second;
+    }
+    const Node* spec = spec_of_target(target);
+    if (spec == nullptr) {
+        return 0;
+    }
+    std::uint64_t total = 0;
+    auto stats = harness_.all_stats().find(spec->path);
+    if (stats == harness_.all_stats().end()) {
+        return 0;
+    }
+    for (const runtime::PID& pid : stats->second.incarnations) {
+        auto taken = tally_.taken.find(pid.id);
+        total += taken == tally_.taken.end() ? 0 : taken->second;
+    }
+    return total;
+}
+
+void RunState::evaluate(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [target, keys] : expect.inspect) {
+        const auto pid = live(target);
+        const auto values = pid ? node_.inspect(*pid) : sim::Result<runtime::Inspection, runtime::Err>(
+                                                            sim::fail(runtime::Err::ProcessUnknown));
+        for (const auto& [key, expected] : keys) {
+            std::string actual = "<" + target + " is not running>";
+            if (values) {
+                auto found = values.value().find(key);
+                actual = found == values.value().end() ? "<absent>" : found->second;
+            }
+            add_check("inspect." + target + "." + key, expected, actual,
+                      base + "/inspect" + token(target) + token(key));
+        }
+    }
+    for (const auto& [target, routes] : expect.routes) {
+        const auto pid = live(target);
+        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+        for (const auto& [name, want] : routes) {
+            const std::string where = "routes." + target + "." + name;
+            const std::string pointer = base + "/routes" + token(target) + token(name);
+            std::optional<runtime::act::RouterRouteInfo> info;
+            if (router != nullptr && !name.empty() && name.size() <= runtime::atom_length_max) {
+                info = router->route(runtime::Atom(name));
+            }
+            if (want.state.has_value()) {
+                const std::string actual = router == nullptr ? "<" + target + " is not running>"
+                                           : info ? route_state_name(*info)
+                                                  : std::string("absent");
+                add_check(where + ".state", std::string(spelling(*want.state)), actual,
+                          pointer + "/state");
+            }
+            if (want.restarts.has_value()) {
+                std::uint64_t restarts = 0;
+                if (pid) {
+                    auto found = tally_.restarts.find({pid->id, name});
+                    restarts = found == tally_.restarts.end() ? 0 : found->second;
+                }
+                add_check(where + ".restarts", count_text(*want.restarts), count_text(restarts),
+                          pointer + "/restarts");
+            }
+        }
+    }
+    for (const auto& [client, want] : expect.clients) {
+        const ClientRecord& record = harness_.client(client);
+        const std::string where = "clients." + client;
+        const std::string pointer = base + "/clients" + token(client);
+        if (want.received.has_value()) {
+            add_check(where + ".received", count_text(*want.received), count_text(record.received),
+                      pointer + "/received");
+        }
+        for (const auto& [type, count] : want.types) {
+            auto found = record.types.find(type);
+            add_check(where + ".types." + type, count_text(count),
+                      count_text(found == record.types.end() ? 0 : found->second),
+                      pointer + "/types" + token(type));
+        }
+        for (const auto& [error, count] : want.errors) {
+            auto found = record.errors.find(error);
+            add_check(where + ".errors." + error, count_text(count),
+                      count_text(found == record.errors.end() ? 0 : found->second),
+                      pointer + "/errors" + token(error));
+        }
+    }
+    for (std::size_t i = 0; i < expect.alive.size(); i++) {
+        add_check("alive." + expect.alive[i], "alive", live(expect.alive[i]) ? "alive" : "dead",
+                  base + "/alive/" + std::to_string(i));
+    }
+    for (std::size_t i = 0; i < expect.dead.size(); i++) {
+        add_check("dead." + expect.dead[i], "dead", live(expect.dead[i]) ? "alive" : "dead",
+                  base + "/dead/" + std::to_string(i));
+    }
+    for (const auto& [target, reasons] : expect.route_failed) {
+        const Node* spec = spec_of_target(target);
+        const std::string path = spec != nullptr ? spec->path : target;
+        const auto& counted = harness_.route_failed[path];
+        for (const auto& [reason, count] : reasons) {
+            auto found = counted.find(reason);
+            add_check("route_failed." + target + "." + reason, count_text(count),
+                      count_text(found == counted.end() ? 0 : found->second),
+                      base + "/route_failed" + token(target) + token(reason));
+        }
+    }
+    for (const auto& [target, count] : expect.processed) {
+        add_check("processed." + target, count_text(count), count_text(processed(target)),
+                  base + "/processed" + token(target));
+    }
+}
+
+void RunState::judge_invariants() {
+    for (Invariant invariant : scenario_.expect.invariants) {
+        if (invariant == Invariant::Determinism) {
+            continue; // run_scenario runs the scenario twice for it
+        }
+        const std::string name(spelling(invariant));
+        properties::Monitor* monitor = monitors_.find(name);
+        if (monitor == nullptr) {
+            result_.invariants.push_back(InvariantResult{name, "unchecked"});
+            continue;
+        }
+        result_.invariants.push_back(InvariantResult{name, monitor->holds() ? "holds" : "violated"});
+        for (const properties::Violation& violation : monitor->violations()) {
+            result_.violations.push_back(violation);
+        }
+    }
+    const properties::MessageConservation* ledger =
+        conservation_ != nullptr ? conservation_ : ledger_only_.get();
+    RS_ASSERT(ledger != nullptr);
+    result_.ledger = ledger->ledger();
+}
+
+void RunState::summarise() {
+    // Routers in tree order (iterative preorder walk of the topology).
+    std::vector<const Node*> stack{&scenario_.topology};
+    while (!stack.empty()) {
+        const Node* spec = stack.back();
+        stack.pop_back();
+        for (auto child = spec->children.rbegin(); child != spec->children.rend(); ++child) {
+            stack.push_back(&*child);
+        }
+        if (spec->kind != NodeKind::Router) {
+            continue;
+        }
+        RouterSummary summary;
+        summary.path = spec->path;
+        summary.route_failed = harness_.route_failed[spec->path];
+        const auto& incarnations = harness_.stats(*spec).incarnations;
+        if (!incarnations.empty()) {
+            const runtime::PID pid = incarnations.back();
+            summary.pid = runtime::to_string(pid);
+            runtime::act::Router* router = router_of(node_, pid);
+            summary.alive = router != nullptr;
+            if (router != nullptr) {
+                summary.counters = router->counters();
+                for (const auto& info : router->routes()) {
+                    auto restarts = tally_.restarts.find({pid.id, std::string(info.name.text())});
+                    summary.routes.push_back(RouteRow{
+                        std::string(info.name.text()), route_state_name(info),
+                        runtime::to_string(info.pid),
+                        restarts == tally_.restarts.end() ? 0 : restarts->second});
+                }
+            }
+        }
+        result_.routers.push_back(std::move(summary));
+    }
+}
+
+} // namespace routesim::scenarios::detail

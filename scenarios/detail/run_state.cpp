@@ -1,0 +1,300 @@
+// Runner internals: building the tree, the workload and timeline driver, random faults.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/detail/run_state.hpp"
+
+#include "runtime/router.hpp"
+#include "runtime/trace_keys.hpp"
+#include "scenarios/builder.hpp"
+#include "scenarios/json_message.hpp"
+#include "scenarios/workers.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios::detail {
+namespace trace = runtime::trace;
+
+void Tally::on_event(const sim::TraceEvent& event) {
+    if (properties::is_kind(event, trace::take)) {
+        const std::uint64_t type = properties::field_uint(event, trace::type);
+        if (type == static_cast<std::uint64_t>(runtime::MailboxType::Regular) ||
+            type == static_cast<std::uint64_t>(runtime::MailboxType::Request)) {
+            taken[properties::field_uint(event, trace::pid)]++;
+        }
+    } else if (properties::is_kind(event, trace::route_restart)) {
+        restarts[{properties::field_uint(event, trace::router),
+                  std::string(properties::field_text(event, trace::name))}]++;
+    }
+}
+
+RunResult RunState::execute() {
+    result_.seed = world_.seed();
+    result_.scheduler = world_.scheduler().policy();
+    result_.semantics = settings_.semantics.value_or(scenario_.run.semantics);
+    build();
+    schedule_workload();
+    schedule_timeline();
+    schedule_faults();
+    const std::optional<sim::Instant> until = settings_.until.has_value() ? settings_.until : scenario_.run.until;
+    result_.outcome = world_.run(until);
+    const bool idle = result_.outcome.reason == sim::StopReason::Idle;
+    monitors_.finish(result_.outcome.end, idle);
+    if (ledger_only_) {
+        ledger_only_->finish(result_.outcome.end, idle);
+    }
+    evaluate(scenario_.expect);
+    judge_invariants();
+    summarise();
+    result_.trace_hash = world_.trace().hash();
+    result_.trace_events = world_.trace().count();
+    result_.decisions = world_.scheduler().decisions();
+    result_.admin_results = harness_.admin_results;
+    result_.clients = harness_.clients();
+    return std::move(result_);
+}
+
+void RunState::build() {
+    // The root first (it spawns its subtree as its kind does), then the clients (§ "How time
+    // and order work"): both before time 0's first action.
+    const Node& root = scenario_.topology;
+    const runtime::Factory factory = factory_for(harness_, root);
+    const auto spawned = root.name.empty()
+                             ? node_.spawn(factory, options_for(root), {})
+                             : node_.spawn_register(runtime::Atom(root.name), factory,
+                                                    options_for(root), {});
+    if (!spawned) {
+        result_.root_failure = spawned.error().message();
+    }
+    for (const std::string& client : scenario_.clients) {
+        const auto pid = node_.spawn_register(runtime::Atom(client), client_factory(harness_, client),
+                                              {}, {});
+        RS_ASSERT(pid.has_value());
+    }
+}
+
+// -- workload ---------------------------------------------------------------------------------
+
+Json RunState::instantiate(const Json& message, std::uint64_t index) {
+    Json out = message;
+    for (auto& [key, value] : out.items()) {
+        if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
+            value = index;
+        } else if (value.is_object() && value.size() == 1 && value.contains("uniform")) {
+            const Json& bounds = value["uniform"];
+            value = workload_prng_.between(bounds[0].get<std::int64_t>(), bounds[1].get<std::int64_t>());
+        }
+    }
+    return out;
+}
+
+void RunState::send_from(const std::string& from, const std::string& to, const Json& message,
+                         Priority priority) {
+    runtime::Process* client = node_.find(runtime::Atom(from));
+    RS_ASSERT(client != nullptr);
+    ClientRecord& record = harness_.client(from);
+    const auto target = harness_.resolve(to);
+    if (!target.has_value()) {
+        record.errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
+        return;
+    }
+    const runtime::SendResult sent =
+        client->send_with_priority(*target, json_message(message), runtime_priority(priority));
+    if (!sent) {
+        record.errors[std::string(runtime::ergo_name(sent.error()))]++;
+    }
+}
+
+void RunState::call_from(const std::string& from, const std::string& to, const Json& message,
+                         Priority priority, sim::Duration timeout) {
+    // The client makes the call itself, from its own step (a caller blocks, so its calls are
+    // made one after another), ordered by an urgent control message.
+    const runtime::SendResult sent = node_.send(
+        runtime::Atom(from), json_message(call_order(to, message, timeout, priority)),
+        runtime::MessagePriority::Max);
+    RS_ASSERT(sent.has_value());
+}
+
+void RunState::schedule_workload() {
+    for (std::uint32_t index = 0; index < scenario_.workload.size(); index++) {
+        const WorkloadSource& source = scenario_.workload[index];
+        if (source.count > 0) {
+            world_.schedule_at(sim::Instant::zero() + source.at,
+                               [this, index] { schedule_source(index, 0); },
+                               sim::TimerLane::Workload, index);
+        }
+    }
+}
+
+void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
+    // Fires repetition `repetition` of source `index`, then chains the next one, so a source
+    // of a million messages holds one timer at a time.
+    const WorkloadSource& source = scenario_.workload[index];
+    const Json message = instantiate(source.message, repetition);
+    if (source.is_call) {
+        call_from(source.from, source.to, message, source.priority, source.timeout);
+    } else {
+        send_from(source.from, source.to, message, source.priority);
+    }
+    if (repetition + 1 < source.count) {
+        world_.schedule_after(source.every, [this, index, repetition] {
+            schedule_source(index, repetition + 1);
+        }, sim::TimerLane::Workload, index);
+    }
+}
+
+// -- timeline ---------------------------------------------------------------------------------
+
+void RunState::schedule_timeline() {
+    for (std::uint32_t index = 0; index < scenario_.timeline.size(); index++) {
+        world_.schedule_at(sim::Instant::zero() + scenario_.timeline[index].at,
+                           [this, index] { perform(index); }, sim::TimerLane::Actions, index);
+    }
+}
+
+void RunState::check_outcome(const Action& action, const std::string& actual) {
+    if (!action.expect.has_value()) {
+        return;
+    }
+    result_.checks.push_back(Check{"timeline " + std::string(spelling(action.verb)) + " at " +
+                                       sim::format_duration(action.at),
+                                   *action.expect, actual, actual == *action.expect,
+                                   action.pointer + "/expect", world_.now()});
+}
+
+std::string RunState::perform_management(std::uint32_t index, const Action& action) {
+    const auto router_pid = harness_.resolve(action.router);
+    if (!router_pid.has_value()) {
+        return std::string(runtime::ergo_name(runtime::Err::ProcessUnknown));
+    }
+    runtime::act::Router* router = router_of(node_, *router_pid);
+    const Node* router_spec = harness_.spec_of(*router_pid);
+    if (router == nullptr || router_spec == nullptr) {
+        return std::string(runtime::ergo_name(runtime::Err::ProcessUnknown));
+    }
+    const Node* worker = action.worker.has_value() ? &*action.worker : nullptr;
+    if (action.via == Via::Call) {
+        return perform_admin(harness_, *router, *router_spec, action.verb, action.route, worker);
+    }
+    AdminOrder order{action.verb, action.route, worker, static_cast<std::int64_t>(index)};
+    const runtime::SendResult sent = node_.send(*router_pid, order, runtime::MessagePriority::High);
+    return sent ? std::string() : std::string(runtime::ergo_name(sent.error()));
+}
+
+void RunState::perform(std::uint32_t index) {
+    const Action& action = scenario_.timeline[index];
+    std::string outcome = "ok";
+    if (is_management_verb(action.verb)) {
+        outcome = perform_management(index, action);
+        if (outcome.empty()) {
+            return; // via admin: the router reports the result when it runs the operation
+        }
+        check_outcome(action, outcome);
+        return;
+    }
+    const auto target = action.target.empty() ? std::nullopt : harness_.resolve(action.target);
+    const std::string unknown(runtime::ergo_name(runtime::Err::ProcessUnknown));
+    switch (action.verb) {
+    case Verb::Kill:
+        outcome = !target ? unknown : [&] {
+            const auto killed = node_.kill(*target);
+            return killed ? std::string("ok") : std::string(runtime::ergo_name(killed.error()));
+        }();
+        break;
+    case Verb::Exit:
+        outcome = !target ? unknown : [&] {
+            const auto sent = node_.send_exit(*target, runtime::parse_reason(action.reason));
+            return sent ? std::string("ok") : std::string(runtime::ergo_name(sent.error()));
+        }();
+        break;
+    case Verb::Crash:
+        if (target) {
+            harness_.arm_crash(*target);
+        } else {
+            outcome = unknown;
+        }
+        break;
+    case Verb::FailSpawns:
+        harness_.stats_by_path(action.node).fail_next += action.count;
+        break;
+    case Verb::Send:
+        send_from(action.from, action.to, action.message, action.priority);
+        break;
+    case Verb::Call:
+        call_from(action.from, action.to, action.message, action.priority, action.timeout);
+        break;
+    case Verb::Check:
+        if (action.check.has_value()) {
+            evaluate(*action.check);
+        }
+        break;
+    default:
+        break;
+    }
+    check_outcome(action, outcome);
+}
+
+// -- random faults ----------------------------------------------------------------------------
+
+bool RunState::world_is_quiet() const {
+    return world_.timers_pending() == 0 && !world_.scheduler().has_runnable();
+}
+
+void RunState::schedule_faults() {
+    if (scenario_.faults.kill.has_value()) {
+        schedule_kill_fault();
+    }
+    if (scenario_.faults.admin.has_value()) {
+        schedule_admin_fault();
+    }
+}
+
+void RunState::schedule_kill_fault() {
+    const KillFaults& kill = *scenario_.faults.kill;
+    const auto gap = sim::Duration::nanoseconds(kill_prng_.between(0, 2 * kill.every.count_ns()));
+    world_.schedule_after(gap, [this] {
+        std::vector<runtime::PID> candidates;
+        for (const runtime::PID& pid : node_.processes()) {
+            const Node* spec = harness_.spec_of(pid);
+            if (spec != nullptr && harness_.classes(*spec).matches(scenario_.faults.kill->targets)) {
+                candidates.push_back(pid);
+            }
+        }
+        if (!candidates.empty()) {
+            const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
+            node_.world().emit(sim::TraceKey{"fault_kill"}, {{trace::pid, victim.id}});
+            (void)node_.kill(victim);
+        }
+        // Random faults keep coming only while something else is going on, so that a run
+        // that stops when idle still stops.
+        if (!world_is_quiet()) {
+            schedule_kill_fault();
+        }
+    }, sim::TimerLane::Faults, 0);
+}
+
+void RunState::schedule_admin_fault() {
+    const AdminFaults& admin = *scenario_.faults.admin;
+    const auto gap = sim::Duration::nanoseconds(admin_prng_.between(0, 2 * admin.every.count_ns()));
+    world_.schedule_after(gap, [this] {
+        const AdminFaults& faults = *scenario_.faults.admin;
+        const std::string& target = faults.routers[admin_prng_.below(faults.routers.size())];
+        static constexpr Verb ops[] = {Verb::AddRoute,     Verb::RemoveRoute, Verb::DisableRoute,
+                                       Verb::EnableRoute,  Verb::ReplaceRoute, Verb::RespawnRoute};
+        const Verb op = ops[admin_prng_.below(std::size(ops))];
+        const auto pid = harness_.resolve(target);
+        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+        const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+        if (router != nullptr && spec != nullptr) {
+            const auto routes = router->routes();
+            std::string name = "fault:" + std::to_string(admin_fault_count_++);
+            if (op != Verb::AddRoute && !routes.empty()) {
+                name = std::string(routes[admin_prng_.below(routes.size())].name.text());
+            }
+            const Node* worker = spec->children.empty() ? nullptr : &spec->children.front();
+            (void)node_.send(*pid, AdminOrder{op, name, worker, -1}, runtime::MessagePriority::High);
+        }
+        if (!world_is_quiet()) {
+            schedule_admin_fault();
+        }
+    }, sim::TimerLane::Faults, 1);
+}
+
+} // namespace routesim::scenarios::detail

@@ -1,0 +1,338 @@
+// Loader internals: cross-reference checks after parsing (unique names, clients, targets,
+// router targets, static process count). Private to scenarios/; never throws.
+#include <algorithm>
+
+#include "scenarios/detail/parse.hpp"
+#include "scenarios/resolve.hpp"
+
+namespace routesim::scenarios::detail {
+namespace {
+
+/// What a target must resolve to.
+enum class Want : std::uint8_t { Anything, Node, Router };
+
+/// Every node of a tree in preorder (children in file order), iteratively.
+std::vector<const Node*> preorder(const Node& root) {
+    std::vector<const Node*> order;
+    std::vector<const Node*> stack{&root};
+    while (!stack.empty()) {
+        const Node* node = stack.back();
+        stack.pop_back();
+        order.push_back(node);
+        for (auto child = node->children.rbegin(); child != node->children.rend(); ++child) {
+            stack.push_back(&*child);
+        }
+    }
+    return order;
+}
+
+/// Registered names of the topology must be unique node-wide (Ergo's SpawnRegister).
+bool check_unique_names(Errors& errors, const Node& topology) {
+    std::map<std::string, const Node*, std::less<>> seen;
+    for (const Node* node : preorder(topology)) {
+        if (node->name.empty()) {
+            continue;
+        }
+        const auto [found, inserted] = seen.emplace(node->name, node);
+        if (inserted) {
+            continue;
+        }
+        const bool same_entry = found->second->pointer == node->pointer;
+        return errors.fail(node->pointer + "/name",
+                           "duplicate name " + quote(node->name) +
+                               " (already used by the node at " + found->second->pointer +
+                               (same_entry ? "; expected \"{i}\" in the name of a repeated node"
+                                           : "; expected every registered name once") +
+                               ")");
+    }
+    return true;
+}
+
+/// Node names of the topology and of timeline workers -> pointer of the first such node.
+std::map<std::string, std::string, std::less<>> node_names(const Scenario& scenario) {
+    std::map<std::string, std::string, std::less<>> names;
+    std::vector<const Node*> roots{&scenario.topology};
+    for (const Action& action : scenario.timeline) {
+        if (action.worker.has_value()) {
+            roots.push_back(&*action.worker);
+        }
+    }
+    for (const Node* root : roots) {
+        for (const Node* node : preorder(*root)) {
+            if (!node->name.empty()) {
+                names.emplace(node->name, node->pointer);
+            }
+        }
+    }
+    return names;
+}
+
+/// Collects the clients in order of first appearance; a client may not share a node's name.
+bool collect_clients(Errors& errors, Scenario& scenario) {
+    const auto names = node_names(scenario);
+    const auto add = [&](const std::string& client, const std::string& pointer) {
+        if (const auto node = names.find(client); node != names.end()) {
+            return errors.fail(pointer, "client name " + quote(client) +
+                                            " is also the name of the node at " + node->second +
+                                            " (expected a name that no node registers)");
+        }
+        if (std::find(scenario.clients.begin(), scenario.clients.end(), client) ==
+            scenario.clients.end()) {
+            scenario.clients.push_back(client);
+        }
+        return true;
+    };
+    for (const WorkloadSource& source : scenario.workload) {
+        if (!add(source.from, source.pointer + "/from")) {
+            return false;
+        }
+    }
+    for (const Action& action : scenario.timeline) {
+        if ((action.verb == Verb::Send || action.verb == Verb::Call) &&
+            !add(action.from, action.pointer + "/from")) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Topology processes at build time; a pool multiplies its worker subtree by its size.
+/// Saturates instead of overflowing.
+std::uint64_t process_count(const Node& root) {
+    // Preorder with parent indices: every child comes after its parent, so one reverse pass
+    // folds each subtree into its parent.
+    std::vector<std::pair<const Node*, std::size_t>> order;
+    std::vector<std::pair<const Node*, std::size_t>> stack{{&root, 0}};
+    while (!stack.empty()) {
+        const auto [node, parent] = stack.back();
+        stack.pop_back();
+        const std::size_t index = order.size();
+        order.emplace_back(node, parent);
+        for (auto child = node->children.rbegin(); child != node->children.rend(); ++child) {
+            stack.emplace_back(&*child, index);
+        }
+    }
+    std::vector<std::uint64_t> counts(order.size(), 1);
+    for (std::size_t i = order.size(); i-- > 1;) {
+        const Node& parent = *order[order[i].second].first;
+        std::uint64_t added = counts[i];
+        if (parent.kind == NodeKind::Pool) {
+            const std::uint64_t size = effective_pool_size(parent.pool.size);
+            added = added > UINT64_MAX / size ? UINT64_MAX : added * size;
+        }
+        std::uint64_t& total = counts[order[i].second];
+        total = total > UINT64_MAX - added ? UINT64_MAX : total + added;
+    }
+    return counts[0];
+}
+
+/// Resolves every target of a scenario against a TargetResolver.
+class TargetChecker {
+public:
+    TargetChecker(Errors& errors, const Scenario& scenario)
+        : errors_(errors), scenario_(scenario), resolver_(scenario) {}
+
+    bool target(const std::string& target, const std::string& pointer, Want want) {
+        const auto resolved = resolver_.resolve(target);
+        if (!resolved.has_value()) {
+            return errors_.fail(pointer, resolved.error());
+        }
+        if (want == Want::Anything) {
+            return true;
+        }
+        const std::string expected = want == Want::Router ? "a router" : "a topology node";
+        if (resolved->node == nullptr) {
+            return errors_.fail(pointer, "target " + quote(target) + " is a client (expected " +
+                                             expected + ")");
+        }
+        if (want == Want::Router && resolved->node->kind != NodeKind::Router) {
+            return errors_.fail(pointer, "target " + quote(target) + " is " +
+                                             std::string(spelling(resolved->node->kind)) + " " +
+                                             quote(resolved->node->path) + " (expected a router)");
+        }
+        return true;
+    }
+
+    /// Targets inside a tree: forward behaviours and dead-letter targets.
+    bool tree(const Node& root) {
+        for (const Node* node : preorder(root)) {
+            if (node->kind == NodeKind::Actor && node->behaviour.type == BehaviourType::Forward &&
+                !target(node->behaviour.to, node->pointer + "/behavior/to", Want::Anything)) {
+                return false;
+            }
+            if (node->kind == NodeKind::Router &&
+                node->router.on_route_failed == OnRouteFailed::DeadLetter &&
+                !target(node->router.dead_letter, node->pointer + "/on_route_failed/dead_letter",
+                        Want::Anything)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool action(const Action& action) {
+        const std::string at = action.pointer + "/" + std::string(spelling(action.verb));
+        if (action.worker.has_value() && !tree(*action.worker)) {
+            return false;
+        }
+        switch (action.verb) {
+        case Verb::Kill:
+        case Verb::Crash:
+            return target(action.target, at, Want::Anything);
+        case Verb::Exit:
+            return target(action.target, at + "/target", Want::Anything);
+        case Verb::FailSpawns:
+            return target(action.node, at + "/node", Want::Node);
+        case Verb::Send:
+        case Verb::Call:
+            return target(action.to, action.pointer + "/to", Want::Anything);
+        case Verb::Check:
+            return expect(*action.check);
+        default:
+            RS_ASSERT(is_management_verb(action.verb));
+            return target(action.router, at + "/router", Want::Router);
+        }
+    }
+
+    bool expect(const Expect& expect) {
+        const std::string& base = expect.pointer;
+        for (const auto& [name, values] : expect.inspect) {
+            if (!target(name, base + "/inspect/" + pointer_key(name), Want::Anything)) {
+                return false;
+            }
+        }
+        for (const auto& [router, routes] : expect.routes) {
+            if (!routes_exist(router, routes, base + "/routes/" + pointer_key(router))) {
+                return false;
+            }
+        }
+        for (const auto& [client, values] : expect.clients) {
+            if (!is_client(client, base + "/clients/" + pointer_key(client))) {
+                return false;
+            }
+        }
+        return target_list(expect.alive, base + "/alive") &&
+               target_list(expect.dead, base + "/dead") && route_failed(expect, base) &&
+               processed(expect, base);
+    }
+
+private:
+    bool target_list(const std::vector<std::string>& targets, const std::string& pointer) {
+        for (std::size_t i = 0; i < targets.size(); i++) {
+            if (!target(targets[i], pointer + "/" + std::to_string(i), Want::Anything)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool route_failed(const Expect& expect, const std::string& base) {
+        for (const auto& [router, counts] : expect.route_failed) {
+            if (!target(router, base + "/route_failed/" + pointer_key(router), Want::Router)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool processed(const Expect& expect, const std::string& base) {
+        for (const auto& [name, count] : expect.processed) {
+            if (!target(name, base + "/processed/" + pointer_key(name), Want::Anything)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool routes_exist(const std::string& router, const std::map<std::string, RouteExpect>& routes,
+                      const std::string& pointer) {
+        if (!target(router, pointer, Want::Router)) {
+            return false;
+        }
+        const std::vector<std::string> names = route_names(router);
+        for (const auto& [route, expected] : routes) {
+            if (std::find(names.begin(), names.end(), route) == names.end()) {
+                std::string list;
+                for (const std::string& name : names) {
+                    list += (list.empty() ? "" : ", ") + name;
+                }
+                return errors_.fail(pointer + "/" + pointer_key(route),
+                                    "router " + quote(router) + " has no route " + quote(route) +
+                                        (names.empty() ? " (it owns no routes)"
+                                                       : " (expected one of: " + list + ")"));
+            }
+        }
+        return true;
+    }
+
+    std::vector<std::string> route_names(const std::string& router) const {
+        const auto resolved = resolver_.resolve(router);
+        RS_ASSERT(resolved.has_value());
+        RS_ASSERT(resolved->node != nullptr);
+        return resolver_.route_names(*resolved->node);
+    }
+
+    bool is_client(const std::string& name, const std::string& pointer) {
+        const std::vector<std::string>& clients = scenario_.clients;
+        if (std::find(clients.begin(), clients.end(), name) != clients.end()) {
+            return true;
+        }
+        std::string list;
+        for (const std::string& client : clients) {
+            list += (list.empty() ? "" : ", ") + client;
+        }
+        return errors_.fail(pointer, quote(name) + " is not a client of this scenario" +
+                                         (clients.empty()
+                                              ? std::string(" (it has no clients: clients are the "
+                                                            "\"from\" names of sends and calls)")
+                                              : " (expected one of: " + list + ")"));
+    }
+
+    Errors& errors_;
+    const Scenario& scenario_;
+    TargetResolver resolver_;
+};
+
+} // namespace
+
+bool validate_scenario(LoadContext& context, Scenario& scenario) {
+    Errors& errors = context.errors;
+    if (!check_unique_names(errors, scenario.topology) || !collect_clients(errors, scenario)) {
+        return false;
+    }
+    const std::uint64_t processes = process_count(scenario.topology);
+    if (processes > context.limits.processes_max) {
+        return errors.fail(scenario.topology.pointer,
+                           "topology spawns " + std::to_string(processes) +
+                               " processes when built (expected at most " +
+                               std::to_string(context.limits.processes_max) +
+                               "; a pool multiplies its worker subtree by its size)");
+    }
+    TargetChecker checker(errors, scenario);
+    if (!checker.tree(scenario.topology)) {
+        return false;
+    }
+    for (std::size_t i = 0; i < scenario.workload.size(); i++) {
+        const WorkloadSource& source = scenario.workload[i];
+        if (!checker.target(source.to, source.pointer + "/to", Want::Anything)) {
+            return false;
+        }
+    }
+    for (const Action& action : scenario.timeline) {
+        if (!checker.action(action)) {
+            return false;
+        }
+    }
+    if (scenario.faults.admin.has_value()) {
+        const std::vector<std::string>& routers = scenario.faults.admin->routers;
+        for (std::size_t i = 0; i < routers.size(); i++) {
+            if (!checker.target(routers[i], "/faults/admin/routers/" + std::to_string(i),
+                                Want::Router)) {
+                return false;
+            }
+        }
+    }
+    return checker.expect(scenario.expect);
+}
+
+} // namespace routesim::scenarios::detail

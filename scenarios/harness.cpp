@@ -1,0 +1,131 @@
+// Harness: per-run shared state, fault draws and fault classes.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/harness.hpp"
+
+#include <utility>
+
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios {
+
+bool FaultClasses::matches(const std::vector<FaultTarget>& targets) const {
+    for (FaultTarget target : targets) {
+        switch (target) {
+        case FaultTarget::RouteWorkers:
+            if (route_worker) {
+                return true;
+            }
+            break;
+        case FaultTarget::PoolWorkers:
+            if (pool_worker) {
+                return true;
+            }
+            break;
+        case FaultTarget::Workers:
+            if (worker) {
+                return true;
+            }
+            break;
+        case FaultTarget::Routers:
+            if (router) {
+                return true;
+            }
+            break;
+        case FaultTarget::Pools:
+            if (pool) {
+                return true;
+            }
+            break;
+        case FaultTarget::Supervisors:
+            if (supervisor) {
+                return true;
+            }
+            break;
+        }
+    }
+    return false;
+}
+
+Harness::Harness(runtime::Node& node, const Scenario& scenario)
+    : node_(node), scenario_(scenario), faults_(node.world().stream("faults")) {
+    index_classes(scenario_.topology);
+    for (const Action& action : scenario_.timeline) {
+        if (action.worker.has_value()) {
+            index_classes(*action.worker);
+            classes_[action.worker->path].route_worker = true;
+        }
+    }
+}
+
+void Harness::index_classes(const Node& root) {
+    // Iterative walk (STYLE.md: code that walks scenario data is not recursive).
+    std::vector<std::pair<const Node*, NodeKind>> stack{{&root, NodeKind::Actor}};
+    bool is_root = true;
+    while (!stack.empty()) {
+        auto [node, parent_kind] = stack.back();
+        stack.pop_back();
+        FaultClasses& classes = classes_[node->path];
+        classes.worker = node->kind == NodeKind::Actor;
+        classes.router = node->kind == NodeKind::Router;
+        classes.pool = node->kind == NodeKind::Pool;
+        classes.supervisor = node->kind == NodeKind::Supervisor;
+        if (!is_root) {
+            classes.route_worker = classes.route_worker || parent_kind == NodeKind::Router;
+            classes.pool_worker = parent_kind == NodeKind::Pool;
+        }
+        is_root = false;
+        for (const Node& child : node->children) {
+            stack.emplace_back(&child, node->kind);
+        }
+    }
+}
+
+const FaultClasses& Harness::classes(const Node& spec) const {
+    auto found = classes_.find(spec.path);
+    RS_ASSERT(found != classes_.end());
+    return found->second;
+}
+
+bool Harness::draw_crash(const Node& spec) {
+    const auto& crash = scenario_.faults.crash;
+    if (!crash.has_value() || crash->probability_ppb == 0) {
+        return false;
+    }
+    const FaultClasses& classes = this->classes(spec);
+    const bool hit = crash->targets.empty() ? classes.worker : classes.matches(crash->targets);
+    return hit && faults_.chance(crash->probability_ppb, 1'000'000'000);
+}
+
+bool Harness::draw_spawn_failure(const Node& spec) {
+    const auto& spawn_fail = scenario_.faults.spawn_fail;
+    if (!spawn_fail.has_value() || spawn_fail->probability_ppb == 0) {
+        return false;
+    }
+    const FaultClasses& classes = this->classes(spec);
+    const bool hit =
+        spawn_fail->targets.empty() ? classes.worker : classes.matches(spawn_fail->targets);
+    return hit && faults_.chance(spawn_fail->probability_ppb, 1'000'000'000);
+}
+
+sim::Duration Harness::draw_terminate_delay(const Node& spec) {
+    if (spec.kind == NodeKind::Actor && spec.behaviour.terminate_cost.has_value()) {
+        return *spec.behaviour.terminate_cost;
+    }
+    const auto& max = scenario_.faults.terminate_cost_max;
+    if (!max.has_value() || *max <= sim::Duration::zero() || !classes(spec).worker) {
+        return sim::Duration::zero();
+    }
+    return sim::Duration::nanoseconds(faults_.between(0, max->count_ns()));
+}
+
+void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
+    stats(spec).incarnations.push_back(pid);
+    spec_by_pid_[pid.id] = &spec;
+}
+
+const Node* Harness::spec_of(const runtime::PID& pid) const {
+    auto found = spec_by_pid_.find(pid.id);
+    return found == spec_by_pid_.end() ? nullptr : found->second;
+}
+
+} // namespace routesim::scenarios

@@ -1,0 +1,110 @@
+// Harness: the shared state of one scenario run that the behaviour library, the builder, the
+// workload driver and the expectation checker all read: per-node statistics, client records,
+// fault settings and their PRNG stream, and runtime target resolution.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/node.hpp"
+#include "scenarios/model.hpp"
+#include "sim/prng.hpp"
+
+namespace routesim::scenarios {
+
+/// What happened to the processes of one topology node (all its incarnations).
+struct NodeStats {
+    /// Init attempts so far (for `init.fail_first`).
+    std::uint64_t inits = 0;
+    /// `fail_spawns`: this many further spawns fail in Init.
+    std::uint64_t fail_next = 0;
+    /// Messages and calls handed to the behaviour, summed over incarnations.
+    std::uint64_t processed = 0;
+    /// Every PID that ran this node's spec, in spawn order.
+    std::vector<runtime::PID> incarnations;
+};
+
+/// What a client got back.
+struct ClientRecord {
+    std::uint64_t received = 0;
+    std::map<std::string, std::uint64_t> types;
+    std::map<std::string, std::uint64_t> errors;
+};
+
+/// The classes of `faults.*.targets` a node belongs to.
+struct FaultClasses {
+    bool route_worker = false;
+    bool pool_worker = false;
+    bool worker = false;
+    bool router = false;
+    bool pool = false;
+    bool supervisor = false;
+    bool matches(const std::vector<FaultTarget>& targets) const;
+};
+
+/// Shared state of one run. Not copyable; behaviours keep a reference.
+class Harness {
+public:
+    Harness(runtime::Node& node, const Scenario& scenario);
+    Harness(const Harness&) = delete;
+    Harness& operator=(const Harness&) = delete;
+
+    runtime::Node& node() const { return node_; }
+    const Scenario& scenario() const { return scenario_; }
+    NodeStats& stats(const Node& spec) { return stats_[spec.path]; }
+    NodeStats& stats_by_path(const std::string& path) { return stats_[path]; }
+    const std::map<std::string, NodeStats>& all_stats() const { return stats_; }
+    ClientRecord& client(const std::string& name) { return clients_[name]; }
+    const std::map<std::string, ClientRecord>& clients() const { return clients_; }
+    /// The fault classes of a node of the topology or of a timeline worker.
+    const FaultClasses& classes(const Node& spec) const;
+
+    /// The default per-message cost (`run.cost`).
+    sim::Duration default_cost() const { return scenario_.run.cost; }
+    /// Random crash for a message taken by a process of `spec` (faults.crash).
+    bool draw_crash(const Node& spec);
+    /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
+    bool draw_spawn_failure(const Node& spec);
+    /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
+    /// [0, faults.terminate_cost.max] for workers.
+    sim::Duration draw_terminate_delay(const Node& spec);
+
+    /// Marks a PID to panic on its next message (timeline `crash`).
+    void arm_crash(const runtime::PID& pid) { crash_armed_.insert(pid.id); }
+    /// True (once) when the PID was marked by arm_crash.
+    bool take_armed_crash(const runtime::PID& pid) { return crash_armed_.erase(pid.id) > 0; }
+
+    /// Records a new incarnation of `spec`.
+    void note_spawn(const Node& spec, const runtime::PID& pid);
+    /// The node spec a PID ran, if it came from the topology.
+    const Node* spec_of(const runtime::PID& pid) const;
+
+    /// Runtime target resolution, installed by the builder (it knows routers and pools).
+    std::function<std::optional<runtime::PID>(std::string_view)> resolve;
+    /// Results of admin-path management calls by timeline action index ("ok" or an error).
+    std::map<std::int64_t, std::string> admin_results;
+    /// MessageRouteFailed counts: router node path -> error name -> count.
+    std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
+    /// Admin-path messages a router did not understand, by router node path.
+    std::map<std::string, std::uint64_t> admin_ignored;
+
+private:
+    void index_classes(const Node& root);
+
+    runtime::Node& node_;
+    const Scenario& scenario_;
+    sim::Prng faults_;
+    std::map<std::string, NodeStats> stats_;
+    std::map<std::string, ClientRecord> clients_;
+    std::map<std::string, FaultClasses, std::less<>> classes_; // by node path
+    std::map<std::uint64_t, const Node*> spec_by_pid_;
+    std::set<std::uint64_t> crash_armed_;
+};
+
+} // namespace routesim::scenarios

@@ -1,0 +1,61 @@
+// Scenario loading: JSON text or file -> validated, typed Scenario, or one LoadError that names
+// the file, the JSON pointer of the offending value and what was expected. Never throws.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "scenarios/model.hpp"
+#include "sim/result.hpp"
+
+namespace routesim::scenarios {
+
+/// Why a scenario was rejected (the "bad input" lane of STYLE.md §3).
+struct LoadError {
+    /// The file label given to the loader (the path as given, or a caller's label).
+    std::string file;
+    /// JSON pointer (RFC 6901) of the offending value; "" for the whole document, for
+    /// syntax errors and for file errors.
+    std::string pointer;
+    /// What is wrong and what was expected, on one line.
+    std::string message;
+
+    /// `"<file>: <pointer>: <message>"`, or `"<file>: <message>"` when the pointer is "".
+    std::string to_string() const;
+};
+
+/// The explicit limits of a load. Going over one is a LoadError that names the limit.
+struct LoadLimits {
+    std::uint64_t file_bytes_max = 16 * 1024 * 1024;
+    /// Nesting of JSON arrays and objects anywhere in the file.
+    std::uint32_t json_depth_max = 256;
+    /// Nesting of topology nodes (the root is level 1).
+    std::uint32_t tree_depth_max = 32;
+    /// Topology nodes after `repeat` expansion, timeline workers included.
+    std::uint64_t nodes_max = 100'000;
+    /// Processes the topology spawns when built (pool sizes multiply their worker subtree).
+    std::uint64_t processes_max = 1'000'000;
+    std::uint64_t repeat_max = 100'000;
+    /// JSON values created by `repeat` copies in total.
+    std::uint64_t repeat_values_max = 20'000'000;
+    /// Messages of one workload entry (`count`).
+    std::uint64_t workload_count_max = 10'000'000;
+    /// Messages of all workload entries and timeline sends/calls together.
+    std::uint64_t workload_total_max = 10'000'000;
+    std::uint64_t timeline_actions_max = 100'000;
+    std::uint64_t max_events_max = 1'000'000'000;
+    std::uint64_t schedule_length_max = 10'000'000;
+    std::uint32_t pct_depth_max = 10'000;
+};
+
+/// Parses and validates scenario text. `file_label` is only used in errors.
+/// Cost: linear in the text plus the size of the expanded topology.
+sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::string file_label,
+                                                    const LoadLimits& limits = {});
+
+/// Reads `path` (at most limits.file_bytes_max bytes) and loads it with the path as label.
+sim::Result<Scenario, LoadError> load_scenario_file(const std::string& path,
+                                                    const LoadLimits& limits = {});
+
+} // namespace routesim::scenarios

@@ -1,0 +1,179 @@
+// The scenario runner: build, drive, run, check.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/runner.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "runtime/trace_keys.hpp"
+#include "scenarios/builder.hpp"
+#include "scenarios/detail/run_state.hpp"
+#include "scenarios/json_message.hpp"
+#include "scenarios/workers.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios {
+
+bool RunResult::passed() const {
+    if (outcome.reason == sim::StopReason::EventLimit || outcome.reason == sim::StopReason::TimeLimit) {
+        return false;
+    }
+    for (const Check& check : checks) {
+        if (!check.ok) {
+            return false;
+        }
+    }
+    for (const InvariantResult& invariant : invariants) {
+        if (invariant.verdict == "violated") {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
+    using runtime::act::RoutePending;
+    switch (info.pending) {
+    case RoutePending::Disable:
+        return "pending_disable";
+    case RoutePending::Replace:
+        return "pending_replace";
+    case RoutePending::Remove:
+        return "pending_remove";
+    case RoutePending::None:
+        break;
+    }
+    if (info.disabled) {
+        return "disabled";
+    }
+    return info.pid.empty() ? "dead" : "running";
+}
+
+namespace detail {
+
+runtime::MessagePriority runtime_priority(Priority priority) {
+    switch (priority) {
+    case Priority::Normal:
+        return runtime::MessagePriority::Normal;
+    case Priority::High:
+        return runtime::MessagePriority::High;
+    case Priority::Max:
+        return runtime::MessagePriority::Max;
+    }
+    return runtime::MessagePriority::Normal;
+}
+
+runtime::Semantics runtime_semantics(Semantics semantics) {
+    return semantics == Semantics::Documented ? runtime::Semantics::Documented
+                                              : runtime::Semantics::Upstream;
+}
+
+RunState::RunState(const Scenario& scenario, const RunSettings& settings)
+    : scenario_(scenario),
+      settings_(settings),
+      world_(world_options(scenario, settings)),
+      node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(
+                                             settings.semantics.value_or(scenario.run.semantics))}),
+      harness_(node_, scenario),
+      static_targets_(scenario),
+      workload_prng_(world_.stream("workload")),
+      kill_prng_(world_.stream("faults.kill")),
+      admin_prng_(world_.stream("faults.admin")) {
+    harness_.resolve = [this](std::string_view target) { return resolve_target(harness_, target); };
+    if (settings.trace_out != nullptr) {
+        jsonl_ = std::make_unique<sim::JsonlSink>(*settings.trace_out);
+        world_.trace().add_sink(*jsonl_);
+    }
+    world_.trace().add_sink(tally_);
+    install_monitors();
+}
+
+RunState::~RunState() {
+    world_.trace().remove_sink(monitors_);
+    world_.trace().remove_sink(tally_);
+    if (jsonl_) {
+        world_.trace().remove_sink(*jsonl_);
+    }
+}
+
+sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSettings& settings) {
+    sim::WorldOptions options;
+    options.seed = settings.seed.value_or(scenario.run.seed);
+    options.scheduler.policy = settings.scheduler.value_or(scenario.run.scheduler);
+    options.scheduler.pct_depth = scenario.run.pct_depth;
+    const std::vector<std::uint32_t>& schedule =
+        settings.schedule.has_value() ? *settings.schedule : scenario.run.schedule;
+    if (!schedule.empty()) {
+        options.scheduler.policy = sim::Policy::Replay;
+        options.scheduler.replay = schedule;
+    }
+    options.limits.events_max = scenario.run.max_events;
+    return options;
+}
+
+void RunState::install_monitors() {
+    for (Invariant invariant : scenario_.expect.invariants) {
+        switch (invariant) {
+        case Invariant::MessageConservation: {
+            auto monitor = std::make_unique<properties::MessageConservation>();
+            conservation_ = monitor.get();
+            monitors_.add(std::move(monitor));
+            break;
+        }
+        case Invariant::PairFifo:
+            monitors_.add(std::make_unique<properties::PairFifo>());
+            break;
+        case Invariant::CallOutcome:
+            monitors_.add(std::make_unique<properties::CallOutcome>());
+            break;
+        case Invariant::SenderPreservation:
+            monitors_.add(std::make_unique<properties::SenderPreservation>());
+            break;
+        default:
+            break;
+        }
+    }
+    if (conservation_ == nullptr) {
+        // The ledger is always reported, even when message_conservation is not required.
+        ledger_only_ = std::make_unique<properties::MessageConservation>();
+        world_.trace().add_sink(*ledger_only_);
+    }
+    if (settings_.stop_on_violation) {
+        monitors_.stop_on_violation(world_);
+    }
+    world_.trace().add_sink(monitors_);
+}
+
+} // namespace detail
+
+RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
+    detail::RunState state(scenario, settings);
+    RunResult result = state.execute();
+    const auto& wanted = scenario.expect.invariants;
+    const bool wants_determinism =
+        std::find(wanted.begin(), wanted.end(), Invariant::Determinism) != wanted.end();
+    if (wants_determinism) {
+        InvariantResult verdict{"determinism", "unchecked"};
+        if (settings.check_determinism) {
+            RunSettings again = settings;
+            again.trace_out = nullptr;
+            again.check_determinism = false;
+            detail::RunState second(scenario, again);
+            const RunResult replay = second.execute();
+            const bool same = replay.trace_hash == result.trace_hash;
+            verdict.verdict = same ? "holds" : "violated";
+            if (!same) {
+                result.violations.push_back(properties::Violation{
+                    "determinism", result.outcome.end,
+                    "the same scenario and seed gave trace hash " +
+                        sim::format_hash(result.trace_hash) + " then " +
+                        sim::format_hash(replay.trace_hash),
+                    {}});
+            }
+        }
+        result.invariants.push_back(verdict);
+    }
+    return result;
+}
+
+} // namespace routesim::scenarios

@@ -1,0 +1,110 @@
+// The runner: builds a scenario on a fresh World and Node, drives its workload, timeline and
+// random faults, runs it under the chosen scheduler with the invariant monitors attached, and
+// checks its expectations. A run is a pure function of (scenario, settings).
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/monitor.hpp"
+#include "properties/runtime_monitors.hpp"
+#include "runtime/router.hpp"
+#include "scenarios/harness.hpp"
+#include "scenarios/model.hpp"
+#include "sim/world.hpp"
+
+namespace routesim::scenarios {
+
+/// Overrides of the scenario's `run` section (the CLI's flags) and output options.
+struct RunSettings {
+    std::optional<std::uint64_t> seed;
+    std::optional<sim::Policy> scheduler;
+    std::optional<Semantics> semantics;
+    /// Stop time; overrides `run.until`.
+    std::optional<sim::Instant> until;
+    /// Replay these choices instead of `run.schedule`.
+    std::optional<std::vector<std::uint32_t>> schedule;
+    /// When set, the whole trace is written here as JSON Lines.
+    std::ostream* trace_out = nullptr;
+    /// Stop the run at the first invariant violation (the fuzzer does).
+    bool stop_on_violation = false;
+    /// Run a second time to check `determinism` when the scenario asks for it.
+    bool check_determinism = true;
+};
+
+/// One checked expectation.
+struct Check {
+    /// What was checked, as a path into `expect` ("clients.client:1.received").
+    std::string what;
+    std::string expected;
+    std::string actual;
+    bool ok = false;
+    /// The JSON pointer of the expectation in the file.
+    std::string pointer;
+    sim::Instant at;
+};
+
+/// One row of a router's route table at the end of the run.
+struct RouteRow {
+    std::string name;
+    std::string state; ///< running, dead, disabled, pending_disable, ...
+    std::string pid;
+    std::uint64_t restarts = 0;
+};
+
+/// A router at the end of the run.
+struct RouterSummary {
+    std::string path;
+    std::string pid;
+    bool alive = false;
+    runtime::act::RouterCounters counters;
+    std::vector<RouteRow> routes;
+    std::map<std::string, std::uint64_t> route_failed;
+};
+
+/// An invariant's verdict.
+struct InvariantResult {
+    std::string name;
+    /// "holds", "violated", or "unchecked" (no monitor for it in this build).
+    std::string verdict;
+};
+
+/// Everything a run produced.
+struct RunResult {
+    std::uint64_t seed = 0;
+    std::uint64_t trace_hash = 0;
+    std::uint64_t trace_events = 0;
+    sim::RunOutcome outcome;
+    sim::Policy scheduler = sim::Policy::Fifo;
+    Semantics semantics = Semantics::Documented;
+    /// Why the topology root did not start; empty when it did.
+    std::string root_failure;
+    std::vector<Check> checks;
+    std::vector<InvariantResult> invariants;
+    std::vector<properties::Violation> violations;
+    properties::Ledger ledger;
+    std::vector<RouterSummary> routers;
+    std::map<std::string, ClientRecord> clients;
+    std::vector<std::uint32_t> decisions;
+    /// Admin-path results by timeline action index.
+    std::map<std::int64_t, std::string> admin_results;
+
+    /// True when every expectation and required invariant held and no limit was hit.
+    bool passed() const;
+};
+
+/// Runs a scenario. Never throws for a validated scenario.
+RunResult run_scenario(const Scenario& scenario, const RunSettings& settings = {});
+
+/// The readable summary `routesim run` prints after the seed and hash lines.
+std::string format_summary(const Scenario& scenario, const RunResult& result);
+
+/// The route state name used in summaries and `expect.routes` for a route snapshot.
+std::string route_state_name(const runtime::act::RouterRouteInfo& info);
+
+} // namespace routesim::scenarios

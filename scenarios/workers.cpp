@@ -1,0 +1,226 @@
+// The scenario behaviour library: workers and clients.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/workers.hpp"
+
+#include "scenarios/json_message.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios {
+namespace {
+
+constexpr std::string_view call_order_type = "routesim.client.call";
+
+runtime::MessagePriority runtime_priority(Priority priority) {
+    switch (priority) {
+    case Priority::Normal:
+        return runtime::MessagePriority::Normal;
+    case Priority::High:
+        return runtime::MessagePriority::High;
+    case Priority::Max:
+        return runtime::MessagePriority::Max;
+    }
+    return runtime::MessagePriority::Normal;
+}
+
+} // namespace
+
+Worker::Worker(Harness& harness, const Node& spec)
+    : harness_(harness), spec_(spec), terminate_delay_(harness.draw_terminate_delay(spec)) {
+    RS_ASSERT(spec.kind == NodeKind::Actor);
+}
+
+std::string_view Worker::behavior_name() const {
+    return spelling(spec_.behaviour.type);
+}
+
+runtime::Status Worker::init(const runtime::Args&) {
+    NodeStats& stats = harness_.stats(spec_);
+    stats.inits++;
+    harness_.note_spawn(spec_, self());
+    const InitFailure& failure = spec_.behaviour.init;
+    if (failure.fail || stats.inits <= failure.fail_first) {
+        return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
+    }
+    if (stats.fail_next > 0) {
+        stats.fail_next--;
+        return runtime::stop(runtime::Error::text("init failed (fail_spawns)"));
+    }
+    if (harness_.draw_spawn_failure(spec_)) {
+        return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
+    }
+    return runtime::ok();
+}
+
+bool Worker::take(const runtime::Message& message) {
+    taken_++;
+    harness_.stats(spec_).processed++;
+    const Behaviour& knobs = spec_.behaviour;
+    if (knobs.crash_on.has_value()) {
+        if (knobs.crash_on->nth.has_value() && taken_ == *knobs.crash_on->nth) {
+            return false;
+        }
+        if (knobs.crash_on->type.has_value() && message.type_name() == *knobs.crash_on->type) {
+            return false;
+        }
+    }
+    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_)) {
+        return false;
+    }
+    const sim::Duration cost = knobs.cost.value_or(harness_.default_cost());
+    if (cost > sim::Duration::zero()) {
+        process().busy_for(cost);
+    }
+    return true;
+}
+
+Json Worker::identity() const {
+    if (!spec_.name.empty()) {
+        return spec_.name;
+    }
+    return runtime::to_string(self());
+}
+
+std::string Worker::key_of(const runtime::Message& message) const {
+    const Json json = message_json(message);
+    auto key = json.find("key");
+    if (key == json.end()) {
+        return "";
+    }
+    return key->is_string() ? key->get<std::string>() : key->dump();
+}
+
+runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::Message& message) {
+    if (!take(message)) {
+        return runtime::stop(runtime::Error::panic());
+    }
+    switch (spec_.behaviour.type) {
+    case BehaviourType::Echo:
+        if (spec_.behaviour.reply) {
+            (void)process().send(from, json_message(Json{{"type", "Receipt"},
+                                                         {"of", message_json(message)},
+                                                         {"by", identity()}}));
+        }
+        break;
+    case BehaviourType::Sink:
+        break;
+    case BehaviourType::KeyedState:
+        counts_[key_of(message)]++;
+        break;
+    case BehaviourType::Forward:
+        if (auto target = harness_.resolve(spec_.behaviour.to)) {
+            (void)process().forward(*target, current(), runtime::MessagePriority::Normal);
+        } else {
+            process().log("warning", "forward: target " + spec_.behaviour.to + " is not running");
+        }
+        break;
+    }
+    return runtime::ok();
+}
+
+runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::Ref&,
+                                            const runtime::Message& request) {
+    if (!take(request)) {
+        return runtime::act::CallReply::stop(runtime::Error::panic());
+    }
+    const Behaviour& knobs = spec_.behaviour;
+    if (knobs.type == BehaviourType::Forward) {
+        if (auto target = harness_.resolve(knobs.to)) {
+            (void)process().forward(*target, current(), runtime::MessagePriority::Normal);
+        }
+        return runtime::act::CallReply::later();
+    }
+    if (knobs.type == BehaviourType::KeyedState) {
+        counts_[key_of(request)]++;
+    }
+    if (knobs.ignore_calls) {
+        return runtime::act::CallReply::later();
+    }
+    switch (knobs.type) {
+    case BehaviourType::Echo:
+        return runtime::act::CallReply::value(json_message(
+            Json{{"type", "Reply"}, {"of", message_json(request)}, {"by", identity()}}));
+    case BehaviourType::Sink:
+        return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));
+    case BehaviourType::KeyedState: {
+        const std::string key = key_of(request);
+        return runtime::act::CallReply::value(json_message(
+            Json{{"type", "Count"}, {"key", key}, {"count", counts_[key]}}));
+    }
+    case BehaviourType::Forward:
+        break;
+    }
+    return runtime::act::CallReply::later();
+}
+
+runtime::Inspection Worker::handle_inspect(const runtime::PID&, const std::vector<std::string>&) {
+    return runtime::Inspection{{"behavior", std::string(behavior_name())},
+                               {"processed", std::to_string(taken_)}};
+}
+
+runtime::Factory worker_factory(Harness& harness, const Node& spec) {
+    return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
+        return std::make_unique<Worker>(harness, spec);
+    };
+}
+
+// -- clients ------------------------------------------------------------------------------
+
+Json call_order(const std::string& to, Json request, sim::Duration timeout, Priority priority) {
+    return Json{{"type", std::string(call_order_type)},
+                {"to", to},
+                {"request", std::move(request)},
+                {"timeout_ns", timeout.count_ns()},
+                {"priority", std::string(spelling(priority))}};
+}
+
+runtime::Status Client::handle_message(const runtime::PID& from, const runtime::Message& message) {
+    const auto* json = message.get<JsonMessage>();
+    if (json != nullptr && json->message_type() == call_order_type &&
+        from == process().node().core_pid()) {
+        return start_call(json->json());
+    }
+    ClientRecord& record = harness_.client(name_);
+    record.received++;
+    record.types[std::string(message.type_name())]++;
+    return runtime::ok();
+}
+
+runtime::Status Client::start_call(const Json& order) {
+    ClientRecord& record = harness_.client(name_);
+    const std::string to = order.at("to").get<std::string>();
+    const auto target = harness_.resolve(to);
+    if (!target.has_value()) {
+        record.errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
+        return runtime::ok();
+    }
+    runtime::CallOptions options;
+    options.timeout = sim::Duration::nanoseconds(order.at("timeout_ns").get<std::int64_t>());
+    options.priority = runtime_priority(
+        parse_spelling<Priority>(order.at("priority").get<std::string>()).value_or(Priority::Normal));
+    Harness& harness = harness_;
+    const std::string name = name_;
+    const runtime::SendResult sent = process().call(
+        *target, json_message(order.at("request")), options,
+        [&harness, name](runtime::CallResult result) {
+            ClientRecord& rec = harness.client(name);
+            if (result) {
+                rec.received++;
+                rec.types[std::string(result.value().type_name())]++;
+            } else {
+                rec.errors[result.error().name()]++;
+            }
+            return runtime::ok();
+        });
+    if (!sent) {
+        record.errors[std::string(runtime::ergo_name(sent.error()))]++;
+    }
+    return runtime::ok();
+}
+
+runtime::Factory client_factory(Harness& harness, const std::string& name) {
+    return [&harness, name]() -> std::unique_ptr<runtime::Behavior> {
+        return std::make_unique<Client>(harness, name);
+    };
+}
+
+} // namespace routesim::scenarios

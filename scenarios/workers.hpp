@@ -1,0 +1,71 @@
+// The behaviour library of scenario files (scenario-format.md "Behaviours"): echo, sink,
+// keyed_state and forward workers with their knobs, and the recorder clients.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "runtime/actor.hpp"
+#include "scenarios/harness.hpp"
+#include "scenarios/model.hpp"
+
+namespace routesim::scenarios {
+
+/// A worker actor built from a `behavior` object. Knobs: cost, crash_on, init failures,
+/// terminate_cost, ignore_calls (and the run's random crash and spawn-failure faults).
+class Worker final : public runtime::act::Actor {
+public:
+    Worker(Harness& harness, const Node& spec);
+
+    runtime::Status init(const runtime::Args& args) override;
+    runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    runtime::act::CallReply handle_call(const runtime::PID& from, const runtime::Ref& ref,
+                                        const runtime::Message& request) override;
+    runtime::Inspection handle_inspect(const runtime::PID& from,
+                                       const std::vector<std::string>& items) override;
+    std::string_view behavior_name() const override;
+    sim::Duration terminate_delay() const override { return terminate_delay_; }
+
+private:
+    /// Counts the message, applies crash and cost knobs; false means "panic now".
+    bool take(const runtime::Message& message);
+    Json identity() const;
+    std::string key_of(const runtime::Message& message) const;
+
+    Harness& harness_;
+    const Node& spec_;
+    std::uint64_t taken_ = 0;
+    std::map<std::string, std::uint64_t> counts_; // keyed_state; lost on restart
+    sim::Duration terminate_delay_;
+};
+
+/// A factory for workers of `spec`.
+runtime::Factory worker_factory(Harness& harness, const Node& spec);
+
+/// A client: a plain recorder registered under its name. It counts what it receives by
+/// message type, and performs the calls the workload driver hands it (one at a time, as a
+/// blocking caller would), recording their results and errors.
+class Client final : public runtime::act::Actor {
+public:
+    Client(Harness& harness, std::string name) : harness_(harness), name_(std::move(name)) {}
+
+    runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    std::string_view behavior_name() const override { return "client"; }
+
+private:
+    runtime::Status start_call(const Json& order);
+
+    Harness& harness_;
+    std::string name_;
+};
+
+/// A factory for the client `name`.
+runtime::Factory client_factory(Harness& harness, const std::string& name);
+
+/// The control message the driver sends a client to make it call (Urgent queue).
+Json call_order(const std::string& to, Json request, sim::Duration timeout, Priority priority);
+
+} // namespace routesim::scenarios

@@ -1,0 +1,137 @@
+// routesim run and validate.
+// Part of tools/: may use every layer's public headers.
+#include "tools/commands.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "sim/trace.hpp"
+
+namespace routesim::tools {
+namespace {
+
+nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios::RunResult& result) {
+    nlohmann::json out;
+    out["scenario"] = scenario.name;
+    out["seed"] = result.seed;
+    out["trace_hash"] = sim::format_hash(result.trace_hash);
+    out["verdict"] = result.passed() ? "pass" : "fail";
+    out["stop"] = std::string(sim::stop_reason_name(result.outcome.reason));
+    out["end_ns"] = result.outcome.end.ns();
+    out["events"] = result.outcome.events;
+    out["scheduler"] = std::string(sim::policy_name(result.scheduler));
+    out["semantics"] = std::string(scenarios::spelling(result.semantics));
+    out["root_failure"] = result.root_failure;
+    out["decisions"] = result.decisions;
+    for (const auto& check : result.checks) {
+        out["checks"].push_back({{"what", check.what}, {"expected", check.expected},
+                                 {"actual", check.actual}, {"ok", check.ok},
+                                 {"pointer", check.pointer}, {"at_ns", check.at.ns()}});
+    }
+    for (const auto& invariant : result.invariants) {
+        out["invariants"][invariant.name] = invariant.verdict;
+    }
+    for (const auto& violation : result.violations) {
+        nlohmann::json item{{"invariant", violation.invariant}, {"at_ns", violation.at.ns()},
+                            {"explanation", violation.explanation}};
+        for (const auto& witness : violation.witnesses) {
+            item["witnesses"].push_back({{"seq", witness.seq}, {"at_ns", witness.at.ns()},
+                                         {"event", witness.text}});
+        }
+        out["violations"].push_back(item);
+    }
+    const auto& ledger = result.ledger;
+    out["ledger"] = {{"sent", ledger.sent}, {"handled", ledger.handled},
+                     {"discarded", ledger.discarded}, {"route_failed", ledger.route_failed},
+                     {"unhandled", ledger.unhandled}, {"dropped", ledger.dropped},
+                     {"queued", ledger.queued}};
+    for (const auto& router : result.routers) {
+        nlohmann::json item{{"path", router.path}, {"pid", router.pid}, {"alive", router.alive},
+                            {"forwarded", router.counters.forwarded},
+                            {"discarded", router.counters.discarded},
+                            {"failed", router.counters.failed},
+                            {"restarts", router.counters.restarts},
+                            {"route_failed", router.route_failed}};
+        for (const auto& row : router.routes) {
+            item["routes"].push_back({{"name", row.name}, {"state", row.state}, {"pid", row.pid},
+                                      {"restarts", row.restarts}});
+        }
+        out["routers"].push_back(item);
+    }
+    for (const auto& [name, record] : result.clients) {
+        out["clients"][name] = {{"received", record.received}, {"types", record.types},
+                                {"errors", record.errors}};
+    }
+    return out;
+}
+
+} // namespace
+
+int run_command(const RunArgs& args) {
+    auto loaded = scenarios::load_scenario_file(args.file);
+    if (!loaded) {
+        std::cerr << loaded.error().to_string() << "\n";
+        return exit_bad_input;
+    }
+    const scenarios::Scenario& scenario = loaded.value();
+    scenarios::RunSettings settings;
+    settings.seed = args.seed;
+    if (!args.scheduler.empty()) {
+        settings.scheduler = scenarios::parse_spelling<sim::Policy>(args.scheduler);
+    }
+    if (!args.semantics.empty()) {
+        settings.semantics = scenarios::parse_spelling<scenarios::Semantics>(args.semantics);
+    }
+    if (!args.until.empty()) {
+        auto until = sim::parse_duration(args.until);
+        if (!until) {
+            std::cerr << "routesim run: --until: " << until.error() << "\n";
+            return exit_bad_input;
+        }
+        settings.until = sim::Instant::zero() + until.value();
+    }
+    std::ofstream trace_file;
+    if (!args.trace_path.empty()) {
+        trace_file.open(args.trace_path);
+        if (!trace_file) {
+            std::cerr << "routesim run: cannot open " << args.trace_path << " for writing\n";
+            return exit_bad_input;
+        }
+        settings.trace_out = &trace_file;
+    }
+    const std::uint64_t seed = args.seed.value_or(scenario.run.seed);
+    const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
+    if (trace_file.is_open()) {
+        trace_file.close();
+        if (!trace_file) {
+            std::cerr << "routesim run: writing " << args.trace_path << " failed\n";
+            return exit_failed;
+        }
+    }
+    if (args.json) {
+        std::cout << result_json(scenario, result).dump(2) << "\n";
+    } else {
+        std::cout << "seed: " << seed << "\n";
+        std::cout << "trace-hash: " << sim::format_hash(result.trace_hash) << "\n";
+        std::cout << scenarios::format_summary(scenario, result);
+    }
+    return result.passed() ? exit_ok : exit_failed;
+}
+
+int validate_command(const std::vector<std::string>& files) {
+    int code = exit_ok;
+    for (const std::string& file : files) {
+        auto loaded = scenarios::load_scenario_file(file);
+        if (!loaded) {
+            std::cout << loaded.error().to_string() << "\n";
+            code = exit_bad_input;
+        }
+    }
+    return code;
+}
+
+} // namespace routesim::tools
