@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -65,12 +66,14 @@ public:
 
     Message(const Message& other) : ops_(other.ops_) {
         if (ops_ != nullptr) {
-            ops_->copy(storage_, other.storage_);
+            copy_from(other);
         }
     }
+    /// Moves the payload; the source becomes nil (a moved-from shared payload would
+    /// otherwise be a null pointer that get/describe dereference).
     Message(Message&& other) noexcept : ops_(other.ops_) {
         if (ops_ != nullptr) {
-            ops_->move(storage_, other.storage_);
+            move_from(other);
         }
     }
     Message& operator=(const Message& other) {
@@ -85,7 +88,7 @@ public:
             reset();
             ops_ = other.ops_;
             if (ops_ != nullptr) {
-                ops_->move(storage_, other.storage_);
+                move_from(other);
             }
         }
         return *this;
@@ -107,12 +110,28 @@ public:
         if (!is<T>()) {
             return nullptr;
         }
-        return static_cast<const T*>(ops_->data(storage_));
+        // The storage kind follows from T alone, so no indirect call is needed.
+        if constexpr (fits_inline<T>()) {
+            return std::launder(reinterpret_cast<const T*>(storage_));
+        } else {
+            return std::launder(reinterpret_cast<const std::shared_ptr<const T>*>(storage_))->get();
+        }
     }
 
     /// The payload's type name for traces ("nil" for the empty message).
     std::string_view type_name() const {
-        return ops_ == nullptr ? std::string_view("nil") : ops_->name(ops_->data(storage_));
+        if (ops_ == nullptr) {
+            return "nil";
+        }
+        return ops_->name_hash != 0 ? ops_->fixed_name : ops_->name(ops_->data(storage_));
+    }
+
+    /// FNV-1a 64 of type_name(), as the trace hashes it; free for fixed names.
+    std::uint64_t type_name_hash() const {
+        if (ops_ != nullptr && ops_->name_hash != 0) {
+            return ops_->name_hash;
+        }
+        return sim::fnv1a64(type_name());
     }
 
     /// A readable rendering of the payload.
@@ -129,7 +148,33 @@ private:
         const void* (*data)(const std::byte* at);
         std::string_view (*name)(const void* value);
         std::string (*describe)(const void* value);
+        /// Inline and trivially copyable: copy and move are a memcpy, destroy does nothing
+        /// (the hot path of small payloads makes no indirect call).
+        bool trivial;
+        /// The type name when it does not depend on the value, with its FNV-1a 64 hash;
+        /// name_hash is 0 when the name depends on the value (message_type()).
+        std::string_view fixed_name;
+        std::uint64_t name_hash;
     };
+
+    template <class T>
+    static constexpr std::string_view fixed_name_of() {
+        if constexpr (requires(const T& value) { value.message_type(); }) {
+            return {};
+        } else if constexpr (requires { T::type_name; }) {
+            return T::type_name;
+        } else {
+            return "value";
+        }
+    }
+    template <class T>
+    static constexpr std::uint64_t fixed_name_hash_of() {
+        if constexpr (requires(const T& value) { value.message_type(); }) {
+            return 0;
+        } else {
+            return sim::fnv1a64(fixed_name_of<T>());
+        }
+    }
 
     template <class T>
     static constexpr bool fits_inline() {
@@ -159,6 +204,9 @@ private:
         [](const void* value) {
             return MessageTraits<T>::describe(*static_cast<const T*>(value));
         },
+        std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+        fixed_name_of<T>(),
+        fixed_name_hash_of<T>(),
     };
 
     template <class T>
@@ -185,11 +233,34 @@ private:
         [](const void* value) {
             return MessageTraits<T>::describe(*static_cast<const T*>(value));
         },
+        false,
+        fixed_name_of<T>(),
+        fixed_name_hash_of<T>(),
     };
+
+    // Precondition of both: ops_ == other.ops_ != nullptr.
+    void copy_from(const Message& other) {
+        if (ops_->trivial) {
+            std::memcpy(storage_, other.storage_, inline_size);
+        } else {
+            ops_->copy(storage_, other.storage_);
+        }
+    }
+    void move_from(Message& other) {
+        if (ops_->trivial) {
+            std::memcpy(storage_, other.storage_, inline_size);
+            other.ops_ = nullptr;
+        } else {
+            ops_->move(storage_, other.storage_);
+            other.reset();
+        }
+    }
 
     void reset() {
         if (ops_ != nullptr) {
-            ops_->destroy(storage_);
+            if (!ops_->trivial) {
+                ops_->destroy(storage_);
+            }
             ops_ = nullptr;
         }
     }

@@ -124,6 +124,10 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     const PID pid{name_, ++next_pid_id_, options_.creation};
     std::unique_ptr<Behavior> behavior = factory();
     if (behavior == nullptr) {
+        // §2.8 steps 2-3: the PID was allocated before the factory ran; keep its table slot
+        // (empty) so that IDs stay dense and are never reused.
+        RS_ASSERT(pid.id - first_pid_id == table_.size());
+        table_.push_back(nullptr);
         return sim::fail(Error::text("factory function must return non nil value"));
     }
     const PID parent_pid = parent != nullptr ? parent->pid_ : core_pid_;
@@ -206,22 +210,18 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
 }
 
-Status Node::invoke(Process& process, const std::function<Status()>& callback) {
-    try {
-        return callback();
-    } catch (...) {
-        // A callback that throws is a panic (§4.2); nothing reaches the scheduler.
-        world_.emit(trace::log, {{trace::pid, process.pid_.id},
-                                 {trace::level, "error"},
-                                 {trace::text, "panic in callback"}});
-        return runtime::stop(Error::panic());
-    }
+Status Node::panicked(Process& process) {
+    // A callback that throws is a panic (§4.2); nothing reaches the scheduler.
+    world_.emit(trace::log, {{trace::pid, process.pid_.id},
+                             {trace::level, "error"},
+                             {trace::text, "panic in callback"}});
+    return runtime::stop(Error::panic());
 }
 
 // -- delivery -----------------------------------------------------------------------------
 
-SendResult Node::route(Process* from, const PID& from_pid, Address to, MailboxMessage message,
-                       Queue queue) {
+SendResult Node::route(Process* from, const PID& from_pid, const Address& to,
+                       MailboxMessage&& message, Queue queue) {
     Process* target = nullptr;
     if (to.is_name()) {
         // A by-name lookup happens at send time (§2.2) and reaches a process still in Init.
@@ -257,7 +257,7 @@ SendResult Node::route(Process* from, const PID& from_pid, Address to, MailboxMe
     return sim::fail(failure);
 }
 
-SendResult Node::deliver(Process& target, Queue queue, MailboxMessage message,
+SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
                          const PID* forwarded_by) {
     auto& ring = target.queue(queue);
     if (target.options_.mailbox_size > 0 &&
@@ -276,7 +276,8 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage message,
                                   {trace::to, target.pid_.id},
                                   {trace::queue, static_cast<std::uint64_t>(queue)},
                                   {trace::type, static_cast<std::uint64_t>(message.type)},
-                                  {trace::msg, message.message.type_name()}});
+                                  {trace::msg, sim::TraceValue(message.message.type_name(),
+                                                               message.message.type_name_hash())}});
     } else {
         world_.emit(trace::forward, {{trace::id, message.id},
                                      {trace::by, forwarded_by->id},

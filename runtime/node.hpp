@@ -25,6 +25,13 @@ enum class Semantics : std::uint8_t { Documented, Upstream };
 std::string_view semantics_name(Semantics semantics);
 sim::Result<Semantics, std::string> parse_semantics(std::string_view name);
 
+/// A message kept from a dead process's mailbox (ProcessOptions::preserve_mailbox), with the
+/// queue it waited in.
+struct PreservedMessage {
+    Queue queue = Queue::Main;
+    MailboxMessage message;
+};
+
 /// Node configuration.
 struct NodeOptions {
     std::string name = "routesim@localhost";
@@ -87,6 +94,11 @@ public:
         teardown_hooks_.push_back(std::move(hook));
     }
 
+    /// Takes the messages kept from the mailbox of the dead process `pid` (preserve_mailbox),
+    /// in their original order (Urgent, System, then Main, each FIFO), and forgets them. Empty
+    /// when nothing was kept or they were taken already. Cost: O(kept stashes) lookup.
+    std::vector<PreservedMessage> take_preserved(const PID& pid);
+
     /// StepRunner: runs one step of the process with this id.
     void run_step(sim::TaskId task) override;
 
@@ -102,10 +114,10 @@ private:
     Status run_init(Process& process, const Args& args);
     void finish_failed_init(Process& process, const Error& reason);
     /// Routes a message to `to`; sender is `from` (a process or null for the node).
-    SendResult route(Process* from, const PID& from_pid, Address to, MailboxMessage message,
-                     Queue queue);
+    SendResult route(Process* from, const PID& from_pid, const Address& to,
+                     MailboxMessage&& message, Queue queue);
     /// Pushes into a process's queue; pokes a sleeping process.
-    SendResult deliver(Process& target, Queue queue, MailboxMessage message,
+    SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
                        const PID* forwarded_by);
     void deliver_exit(const PID& from, const PID& to, Message signal);
     void deliver_down(const PID& from, const PID& to, Message notice);
@@ -119,8 +131,21 @@ private:
     void notify_consumers(Process& process, const Error& propagated);
     void release_name(Atom name, const Error& propagated, bool unregistered);
     void call_timed_out(const PID& caller, const Ref& ref);
+    void abandon_call(Process& process);
     void drop_queued(Process& process, std::string_view why);
-    Status invoke(Process& process, const std::function<Status()>& callback);
+    void preserve_queued(Process& process);
+    void drop_preserved_of(const PID& parent);
+    /// Runs one callback of `process`; any exception becomes a panic (§4.2). A template, so
+    /// that the hot path builds no std::function.
+    template <class Callback>
+    Status invoke(Process& process, Callback&& callback) {
+        try {
+            return callback();
+        } catch (...) {
+            return panicked(process);
+        }
+    }
+    Status panicked(Process& process);
     SendResult add_relation(Process& consumer, Address target, bool is_monitor);
     SendResult remove_relation(Process& consumer, Address target, bool is_monitor);
     SendResult respond(const PID& from, const PID& to, const Ref& ref, CallResult result);
@@ -142,6 +167,12 @@ private:
     std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
     std::vector<std::function<void(const Process&, const Error&)>> teardown_hooks_;
+    struct Stash {
+        PID pid;
+        PID parent;
+        std::vector<PreservedMessage> messages;
+    };
+    std::vector<Stash> preserved_; // kept mailboxes, in teardown order (few at a time)
 };
 
 } // namespace routesim::runtime

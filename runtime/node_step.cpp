@@ -96,8 +96,7 @@ void Node::after_callback(Process& process, Status status) {
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (!status) {
         if (process.wait_ != nullptr) {
-            world_.cancel(process.wait_->timer);
-            process.wait_.reset();
+            abandon_call(process);
         }
         begin_termination(process, status.error());
         return;
@@ -161,11 +160,16 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
     const std::string outcome = result ? std::string("ok") : result.error().name();
     if (!matches) {
         // §2.4: a response nobody waits for is buffered, then discarded by the ref mismatch;
-        // only a full buffer (10) is reported to the responder.
-        if (caller->stale_responses_ >= stale_responses_max) {
+        // only a full buffer (10) is reported to the responder. While a call waits, the
+        // waiting caller reads and discards mismatches at once, so they take no room.
+        const bool read_at_once =
+            caller->wait_ != nullptr && !caller->wait_->result.has_value();
+        if (!read_at_once && caller->stale_responses_ >= stale_responses_max) {
             return sim::fail(Err::ResponseIgnored);
         }
-        caller->stale_responses_++;
+        if (!read_at_once) {
+            caller->stale_responses_++;
+        }
         world_.emit(trace::response_dropped, {{trace::from, from.id},
                                               {trace::to, to.id},
                                               {trace::ref, ref.id},
@@ -196,6 +200,19 @@ void Node::call_timed_out(const PID& caller_pid, const Ref& ref) {
         caller->runnable_ = true;
         world_.scheduler().make_runnable(caller->pid_.id);
     }
+}
+
+void Node::abandon_call(Process& process) {
+    RS_ASSERT(process.wait_ != nullptr);
+    // A callback that started a call and then returned an error (or a process torn down while
+    // a call was open) ends the call here, once, with outcome "abandoned", so that every
+    // call ends exactly once in the trace (DESIGN.md call_outcome). The continuation never
+    // runs and a later response is dropped as unmatched.
+    world_.cancel(process.wait_->timer);
+    world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
+                                     {trace::ref, process.wait_->ref.id},
+                                     {trace::outcome, "abandoned"}});
+    process.wait_.reset();
 }
 
 // -- kill, termination, teardown ----------------------------------------------------------
@@ -259,6 +276,71 @@ void Node::drop_queued(Process& process, std::string_view why) {
     }
 }
 
+void Node::preserve_queued(Process& process) {
+    Stash stash{process.pid_, process.parent_, {}};
+    for (std::size_t q = 0; q < 4; q++) {
+        const auto queue = static_cast<Queue>(q);
+        process.queues_[q].for_each([&](const MailboxMessage& message) {
+            // Exit signals and inspect requests belong to the dead incarnation; Log items are
+            // records, not work. Everything else is the successor's work.
+            const bool keep = queue != Queue::Log && message.type != MailboxType::Exit &&
+                              message.type != MailboxType::Inspect;
+            if (!keep) {
+                world_.emit(trace::drop, {{trace::pid, process.pid_.id},
+                                          {trace::id, message.id},
+                                          {trace::queue, static_cast<std::uint64_t>(q)},
+                                          {trace::reason, "terminated"}});
+                return;
+            }
+            world_.emit(trace::preserve, {{trace::pid, process.pid_.id},
+                                          {trace::id, message.id},
+                                          {trace::queue, static_cast<std::uint64_t>(q)},
+                                          {trace::parent, process.parent_.id}});
+            stash.messages.push_back(PreservedMessage{queue, message});
+        });
+        process.queues_[q].clear();
+    }
+    if (!stash.messages.empty()) {
+        preserved_.push_back(std::move(stash));
+    }
+}
+
+void Node::drop_preserved_of(const PID& parent) {
+    if (preserved_.empty()) {
+        return;
+    }
+    // Kept mailboxes whose parent is gone can never be handed over: drop them.
+    auto kept = preserved_.begin();
+    for (auto it = preserved_.begin(); it != preserved_.end(); ++it) {
+        if (it->parent != parent) {
+            if (kept != it) {
+                *kept = std::move(*it);
+            }
+            ++kept;
+            continue;
+        }
+        for (const PreservedMessage& item : it->messages) {
+            world_.emit(trace::drop, {{trace::pid, it->pid.id},
+                                      {trace::id, item.message.id},
+                                      {trace::queue, static_cast<std::uint64_t>(item.queue)},
+                                      {trace::reason, "parent_terminated"}});
+        }
+    }
+    preserved_.erase(kept, preserved_.end());
+}
+
+std::vector<PreservedMessage> Node::take_preserved(const PID& pid) {
+    auto found = std::find_if(preserved_.begin(), preserved_.end(),
+                              [&pid](const Stash& stash) { return stash.pid == pid; });
+    if (found == preserved_.end()) {
+        return {};
+    }
+    std::vector<PreservedMessage> messages = std::move(found->messages);
+    preserved_.erase(found);
+    RS_ASSERT(!messages.empty());
+    return messages;
+}
+
 void Node::teardown(Process& process, const Error& reason) {
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     // §3.2 step 1: Terminated, out of the table (and the runnable set).
@@ -269,15 +351,20 @@ void Node::teardown(Process& process, const Error& reason) {
         process.runnable_ = false;
     }
     if (process.wait_ != nullptr) {
-        world_.cancel(process.wait_->timer);
-        process.wait_.reset();
+        abandon_call(process);
     }
     const std::string reason_text = reason.message();
     world_.emit(trace::exit, {{trace::pid, process.pid_.id},
                               {trace::reason, std::string_view(reason_text)},
                               {trace::name, trace::atom_value(process.name_)}});
-    // Messages left in the mailbox are discarded (§3.2); each is traced for the ledger.
-    drop_queued(process, "terminated");
+    // Messages left in the mailbox are discarded (§3.2); each is traced for the ledger. Our
+    // preserve_mailbox extension keeps the user messages for a live parent instead.
+    if (process.options_.preserve_mailbox && find(process.parent_) != nullptr) {
+        preserve_queued(process);
+    } else {
+        drop_queued(process, "terminated");
+    }
+    drop_preserved_of(process.pid_);
     // Steps 2 and 3, atomically before any recipient runs: links, monitors, then the name.
     const Error propagated = reason.unwrap();
     notify_consumers(process, propagated);

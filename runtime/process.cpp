@@ -48,25 +48,20 @@ sim::Instant Process::now() const {
     return node_.now();
 }
 
-bool Process::has_messages() const {
-    for (const auto& ring : queues_) {
-        if (!ring.empty()) {
-            return true;
-        }
-    }
-    return false;
-}
-
 SendResult Process::send(Address to, Message message) {
-    return send_with_priority(to, std::move(message), options_.send_priority);
+    return send_regular(to, std::move(message), queue_for(options_.send_priority));
 }
 
 SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
+    return send_regular(to, std::move(message), queue_for(priority));
+}
+
+SendResult Process::send_regular(const Address& to, Message&& message, Queue queue) {
     if (!is_alive()) {
         return sim::fail(Err::NotAllowed);
     }
     MailboxMessage item{pid_, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular};
-    return node_.route(this, pid_, to, std::move(item), queue_for(priority));
+    return node_.route(this, pid_, to, std::move(item), queue);
 }
 
 sim::Result<sim::TimerId, Err> Process::send_after(Address to, Message message,
@@ -106,14 +101,17 @@ SendResult Process::call(Address to, Message request, CallOptions options, CallC
     if (!sent) {
         return sent;
     }
+    // §2.4: CallWithTimeout with t < 1 means the default timeout.
+    const sim::Duration timeout =
+        options.timeout > sim::Duration::zero() ? options.timeout : CallOptions{}.timeout;
     node_.world().emit(trace::call, {{trace::caller, pid_.id},
                                      {trace::ref, ref.id},
-                                     {trace::timeout_ns, options.timeout.count_ns()}});
+                                     {trace::timeout_ns, timeout.count_ns()}});
     stale_responses_ = 0;
     Node& node = node_;
     const PID caller = pid_;
     const sim::TimerId timer = node_.world().schedule_after(
-        options.timeout, [&node, caller, ref] { node.call_timed_out(caller, ref); });
+        timeout, [&node, caller, ref] { node.call_timed_out(caller, ref); });
     wait_ = std::make_unique<Wait>(Wait{ref, timer, std::move(then), std::nullopt});
     return {};
 }
@@ -142,7 +140,7 @@ SendResult Process::forward(const PID& to, const MailboxMessage& message,
     if (!target->is_alive()) {
         return sim::fail(Err::ProcessTerminated);
     }
-    return node_.deliver(*target, queue_for(priority), message, &pid_);
+    return node_.deliver(*target, queue_for(priority), MailboxMessage(message), &pid_);
 }
 
 sim::Result<PID, Error> Process::spawn(const Factory& factory, ProcessOptions options,
@@ -228,6 +226,19 @@ SendResult Process::send_exit(const PID& to, Error reason) {
 void Process::busy_for(sim::Duration cost) {
     RS_ASSERT(cost >= sim::Duration::zero());
     pending_cost_ += cost;
+}
+
+void Process::run_outside(const std::function<void()>& operation) {
+    RS_ASSERT(!in_step_);
+    RS_ASSERT(is_alive());
+    const bool was_sleeping = state_ == ProcessState::Sleep;
+    if (was_sleeping) {
+        state_ = ProcessState::Running; // not runnable: no step is scheduled for it
+    }
+    operation();
+    if (was_sleeping && state_ == ProcessState::Running && !runnable_ && !has_messages()) {
+        state_ = ProcessState::Sleep;
+    }
 }
 
 void Process::log(std::string_view level, std::string_view text) {

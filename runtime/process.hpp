@@ -44,11 +44,19 @@ struct ProcessOptions {
     bool link_parent = false;
     /// The parent gets an exit signal when the child dies (parent links child).
     bool link_child = false;
+    /// routesim extension (SupervisorChildSpec::preserve_mailbox; not in Ergo 3.1.0, §6.1):
+    /// at teardown the queued user messages (types Regular, Request and Event, from the
+    /// Urgent, System and Main queues, in order) are kept for the parent to hand to a
+    /// successor through Node::take_preserved instead of being dropped. Exit signals,
+    /// inspect requests and Log items are dropped as usual. Ignored unless the parent is a
+    /// live process; the kept messages are dropped when the parent terminates.
+    bool preserve_mailbox = false;
 };
 
 /// Options of a call.
 struct CallOptions {
-    /// Virtual time to wait for the response (Ergo's default: 5 seconds).
+    /// Virtual time to wait for the response (Ergo's default: 5 seconds). Zero or less
+    /// means the default (§2.4: t < 1 means the default).
     sim::Duration timeout = sim::Duration::seconds(5);
     /// The priority of the request; empty = the process's send priority.
     std::optional<MessagePriority> priority;
@@ -90,6 +98,8 @@ public:
     bool is_waiting() const { return wait_ != nullptr; }
     /// Messages taken and handed to the behaviour so far (exit signals included).
     std::uint64_t messages_taken() const { return taken_; }
+    /// True while one of this process's own callbacks (Init included) is executing.
+    bool is_executing() const { return in_step_; }
 
     // -- the process API (callable from this process's callbacks) ------------------------
     /// Sends with the process's priority (§2.1). Errors: ProcessUnknown, ProcessTerminated,
@@ -132,6 +142,11 @@ public:
     void busy_for(sim::Duration cost);
     /// Records a log line in the trace (level: "warning", "error", "info").
     void log(std::string_view level, std::string_view text);
+    /// Runs `operation` on this process's behalf from outside its own steps (the documented
+    /// Router profile lets callers use management methods between steps, §8). A sleeping
+    /// process counts as Running meanwhile, so the process API works, and goes back to sleep
+    /// afterwards unless something made it runnable. Precondition: alive, not executing.
+    void run_outside(const std::function<void()>& operation);
 
 private:
     friend class Node;
@@ -148,7 +163,11 @@ private:
     detail::Ring<MailboxMessage>& queue(Queue which) {
         return queues_[static_cast<std::size_t>(which)];
     }
-    bool has_messages() const;
+    bool has_messages() const {
+        return !queues_[0].empty() || !queues_[1].empty() || !queues_[2].empty() ||
+               !queues_[3].empty();
+    }
+    SendResult send_regular(const Address& to, Message&& message, Queue queue);
 
     Node& node_;
     PID pid_;

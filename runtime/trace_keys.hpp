@@ -25,6 +25,9 @@ inline constexpr TraceKey response{"response"};         // from to ref outcome
 inline constexpr TraceKey response_dropped{"response_dropped"}; // from to ref why
 inline constexpr TraceKey exit{"exit"};                 // pid reason name
 inline constexpr TraceKey drop{"drop"};                 // pid id queue reason
+// A queued message kept at teardown (preserve_mailbox) for the parent to hand to a successor;
+// it later reappears as a `forward` (same id, by = the parent) or as a `drop`.
+inline constexpr TraceKey preserve{"preserve"};         // pid id queue parent
 inline constexpr TraceKey signal_lost{"signal_lost"};   // from to reason
 inline constexpr TraceKey kill{"kill"};                 // pid state
 inline constexpr TraceKey link{"link"};                 // consumer target name monitor

@@ -2,6 +2,7 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/builder.hpp"
 
+#include "properties/router_monitors.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/supervisor.hpp"
 #include "scenarios/json_message.hpp"
@@ -121,13 +122,13 @@ public:
 
     runtime::Atom route_message(const runtime::PID&, const runtime::Message& message) override {
         maybe_crash();
-        return apply_rule(spec_.router.route_message, message_json(message));
+        return route_by(spec_.router.route_message, message_json(message));
     }
 
     runtime::Atom route_call(const runtime::PID&, const runtime::Ref&,
                              const runtime::Message& request) override {
         maybe_crash();
-        return apply_rule(spec_.router.route_call, message_json(request));
+        return route_by(spec_.router.route_call, message_json(request));
     }
 
     runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
@@ -137,11 +138,29 @@ public:
 
 private:
     void maybe_crash() {
-        if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_)) {
+        if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, self())) {
             throw std::runtime_error("injected crash"); // becomes Panic at the actor boundary
         }
     }
     std::optional<std::string> admin(const runtime::Message& message);
+
+    // Applies the rule; a hash rule also traces the key it hashed and the route it picked
+    // (the key_affinity monitor's input, properties/router_monitors.hpp).
+    runtime::Atom route_by(const Rule& rule, const Json& message) {
+        const runtime::Atom name = apply_rule(rule, message);
+        if (rule.kind != RuleKind::Hash || !message.is_object()) {
+            return name;
+        }
+        auto value = message.find(rule.field);
+        if (value != message.end() && !value->is_null()) {
+            const std::string key = value->dump();
+            process().node().world().emit(properties::route_key,
+                                          {{runtime::trace::router, self().id},
+                                           {properties::route_key_field, key},
+                                           {runtime::trace::name, runtime::trace::atom_value(name)}});
+        }
+        return name;
+    }
 
     Harness& harness_;
     const Node& spec_;

@@ -47,7 +47,11 @@ bool FaultClasses::matches(const std::vector<FaultTarget>& targets) const {
 }
 
 Harness::Harness(runtime::Node& node, const Scenario& scenario)
-    : node_(node), scenario_(scenario), faults_(node.world().stream("faults")) {
+    : node_(node),
+      scenario_(scenario),
+      crash_prng_(node.world().stream("faults.crash")),
+      spawn_prng_(node.world().stream("faults.spawn_fail")),
+      terminate_prng_(node.world().stream("faults.terminate_cost")) {
     index_classes(scenario_.topology);
     for (const Action& action : scenario_.timeline) {
         if (action.worker.has_value()) {
@@ -86,14 +90,20 @@ const FaultClasses& Harness::classes(const Node& spec) const {
     return found->second;
 }
 
-bool Harness::draw_crash(const Node& spec) {
+bool Harness::draw_crash(const Node& spec, const runtime::PID& pid) {
     const auto& crash = scenario_.faults.crash;
     if (!crash.has_value() || crash->probability_ppb == 0) {
         return false;
     }
     const FaultClasses& classes = this->classes(spec);
     const bool hit = crash->targets.empty() ? classes.worker : classes.matches(crash->targets);
-    return hit && faults_.chance(crash->probability_ppb, 1'000'000'000);
+    if (!hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
+        return false;
+    }
+    if (on_fault_drawn) {
+        on_fault_drawn(Verb::Crash, spec, &pid);
+    }
+    return true;
 }
 
 bool Harness::draw_spawn_failure(const Node& spec) {
@@ -104,7 +114,13 @@ bool Harness::draw_spawn_failure(const Node& spec) {
     const FaultClasses& classes = this->classes(spec);
     const bool hit =
         spawn_fail->targets.empty() ? classes.worker : classes.matches(spawn_fail->targets);
-    return hit && faults_.chance(spawn_fail->probability_ppb, 1'000'000'000);
+    if (!hit || !spawn_prng_.chance(spawn_fail->probability_ppb, 1'000'000'000)) {
+        return false;
+    }
+    if (on_fault_drawn) {
+        on_fault_drawn(Verb::FailSpawns, spec, nullptr);
+    }
+    return true;
 }
 
 sim::Duration Harness::draw_terminate_delay(const Node& spec) {
@@ -115,7 +131,7 @@ sim::Duration Harness::draw_terminate_delay(const Node& spec) {
     if (!max.has_value() || *max <= sim::Duration::zero() || !classes(spec).worker) {
         return sim::Duration::zero();
     }
-    return sim::Duration::nanoseconds(faults_.between(0, max->count_ns()));
+    return sim::Duration::nanoseconds(terminate_prng_.between(0, max->count_ns()));
 }
 
 void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {

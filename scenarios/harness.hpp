@@ -67,8 +67,8 @@ public:
 
     /// The default per-message cost (`run.cost`).
     sim::Duration default_cost() const { return scenario_.run.cost; }
-    /// Random crash for a message taken by a process of `spec` (faults.crash).
-    bool draw_crash(const Node& spec);
+    /// Random crash for a message taken by `pid`, a process of `spec` (faults.crash).
+    bool draw_crash(const Node& spec, const runtime::PID& pid);
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
     bool draw_spawn_failure(const Node& spec);
     /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
@@ -93,13 +93,20 @@ public:
     std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
     /// Admin-path messages a router did not understand, by router node path.
     std::map<std::string, std::uint64_t> admin_ignored;
+    /// Told of every random crash (Verb::Crash, with the victim) and spawn failure
+    /// (Verb::FailSpawns, no pid) that a draw fires, so the runner can record it.
+    std::function<void(Verb verb, const Node& spec, const runtime::PID* pid)> on_fault_drawn;
 
 private:
     void index_classes(const Node& root);
 
     runtime::Node& node_;
     const Scenario& scenario_;
-    sim::Prng faults_;
+    // One stream per kind of draw, so that a reproducer that pins crashes and spawn failures
+    // as timeline actions keeps the terminate-cost draws of the run it came from.
+    sim::Prng crash_prng_;
+    sim::Prng spawn_prng_;
+    sim::Prng terminate_prng_;
     std::map<std::string, NodeStats> stats_;
     std::map<std::string, ClientRecord> clients_;
     std::map<std::string, FaultClasses, std::less<>> classes_; // by node path

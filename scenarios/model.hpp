@@ -184,6 +184,10 @@ struct Action {
     std::optional<Expect> check;
     /// The outcome the action must return ("ok" or an Ergo error name), when given.
     std::optional<std::string> expect;
+    /// `step`: fire between process steps, after this many steps taken at instant `at`, in
+    /// the faults lane (how `routesim fuzz` pins a fault it placed between two steps); unset
+    /// fires with the timeline at the start of the instant.
+    std::optional<std::uint64_t> step;
     std::string pointer;
 };
 
@@ -217,6 +221,10 @@ struct Faults {
     /// terminate_cost.max: every worker exit is delayed by a draw in [0, max].
     std::optional<sim::Duration> terminate_cost_max;
     std::optional<AdminFaults> admin;
+    /// `aim`: also fire kills, crashes and admin calls of this budget at racy moments (right
+    /// after a routing decision, while a route is pending, during a restart), between two
+    /// process steps. `routesim fuzz` always aims; `routesim run` only when this is true.
+    bool aim = false;
 };
 
 /// A whole scenario file, validated: every target names something in the scenario.

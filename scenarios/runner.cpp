@@ -7,6 +7,7 @@
 
 #include "runtime/trace_keys.hpp"
 #include "scenarios/builder.hpp"
+#include "scenarios/detail/race_observer.hpp"
 #include "scenarios/detail/run_state.hpp"
 #include "scenarios/json_message.hpp"
 #include "scenarios/workers.hpp"
@@ -74,6 +75,7 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
       world_(world_options(scenario, settings)),
       node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(
                                              settings.semantics.value_or(scenario.run.semantics))}),
+      step_clock_(world_, node_),
       harness_(node_, scenario),
       static_targets_(scenario),
       workload_prng_(world_.stream("workload")),
@@ -85,10 +87,21 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
         world_.trace().add_sink(*jsonl_);
     }
     world_.trace().add_sink(tally_);
+    for (sim::TraceSink* sink : settings.extra_sinks) {
+        RS_ASSERT(sink != nullptr);
+        world_.trace().add_sink(*sink);
+    }
     install_monitors();
+    install_fault_hooks();
 }
 
 RunState::~RunState() {
+    if (observer_) {
+        world_.trace().remove_sink(*observer_);
+    }
+    for (sim::TraceSink* sink : settings_.extra_sinks) {
+        world_.trace().remove_sink(*sink);
+    }
     world_.trace().remove_sink(monitors_);
     world_.trace().remove_sink(tally_);
     if (jsonl_) {
@@ -157,6 +170,7 @@ RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
         if (settings.check_determinism) {
             RunSettings again = settings;
             again.trace_out = nullptr;
+            again.extra_sinks.clear();
             again.check_determinism = false;
             detail::RunState second(scenario, again);
             const RunResult replay = second.execute();

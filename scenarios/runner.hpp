@@ -31,10 +31,44 @@ struct RunSettings {
     std::optional<std::vector<std::uint32_t>> schedule;
     /// When set, the whole trace is written here as JSON Lines.
     std::ostream* trace_out = nullptr;
+    /// More trace sinks to attach for the run (reports collect events this way). Not owned;
+    /// each must outlive run_scenario. The determinism re-run does not feed them.
+    std::vector<sim::TraceSink*> extra_sinks;
     /// Stop the run at the first invariant violation (the fuzzer does).
     bool stop_on_violation = false;
     /// Run a second time to check `determinism` when the scenario asks for it.
     bool check_determinism = true;
+    /// Aim the scenario's fault budget at racy moments (as `faults.aim` does): `routesim fuzz`
+    /// sets it; plain `routesim run` leaves it to the scenario.
+    bool aim_faults = false;
+    /// Count the (route state, event) pairs and pending windows the run reaches
+    /// (RunResult::coverage).
+    bool coverage = false;
+};
+
+/// A random fault that fired, written so that a timeline action can pin it: `verb` at `at`,
+/// after `step` process steps of that instant (scenario-format.md, timeline `step`).
+struct FiredFault {
+    sim::Instant at;
+    /// Process steps taken at `at` before the fault fired (or before the step it hit).
+    std::uint64_t step = 0;
+    /// kill, crash, fail_spawns or a management verb.
+    Verb verb = Verb::Kill;
+    /// kill and crash: a target that resolves to the victim at that moment ("router/route",
+    /// "pool/#k", "sup/child" or a registered name); fail_spawns: the node path; management:
+    /// the router target.
+    std::string target;
+    /// Management verbs: the route name and how the call reached the router.
+    std::string route;
+    Via via = Via::Admin;
+    /// add_route / replace_route: JSON pointer of the worker node in the scenario file.
+    std::string worker_pointer;
+    /// What fired it: faults.kill, faults.admin, faults.crash, faults.spawn_fail, or
+    /// aim:<window> for a fault aimed at a racy moment.
+    std::string origin;
+    /// False when no timeline action replays it (a spawn failure during the build or inside a
+    /// timeline action, a victim no target string reaches).
+    bool pinnable = true;
 };
 
 /// One checked expectation.
@@ -93,6 +127,11 @@ struct RunResult {
     std::vector<std::uint32_t> decisions;
     /// Admin-path results by timeline action index.
     std::map<std::int64_t, std::string> admin_results;
+    /// Every random fault that fired, in firing order (the order pinned actions must keep).
+    std::vector<FiredFault> faults;
+    /// With RunSettings::coverage: "<route state> x <event>" and "window:<name>" -> times
+    /// reached in this run.
+    std::map<std::string, std::uint64_t> coverage;
 
     /// True when every expectation and required invariant held and no limit was hit.
     bool passed() const;

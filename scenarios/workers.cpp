@@ -63,7 +63,7 @@ bool Worker::take(const runtime::Message& message) {
             return false;
         }
     }
-    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_)) {
+    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, self())) {
         return false;
     }
     const sim::Duration cost = knobs.cost.value_or(harness_.default_cost());

@@ -191,6 +191,17 @@ TaskId Scheduler::take(std::size_t index) {
     return task;
 }
 
+void Scheduler::add_pct_change_point() {
+    if (options_.policy != Policy::Pct) {
+        return;
+    }
+    // Due at the current step: pct_index() takes the change points in list order, each one
+    // when its step has come, so an entry due now at the head is taken at the next pick.
+    pct_change_steps_.insert(
+        pct_change_steps_.begin() + static_cast<std::ptrdiff_t>(pct_next_change_), steps_);
+    RS_ASSERT(pct_next_change_ < pct_change_steps_.size());
+}
+
 std::optional<TaskId> Scheduler::pick() {
     if (!uses_ordered_set()) {
         if (fifo_.empty()) {

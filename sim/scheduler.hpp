@@ -75,6 +75,9 @@ public:
     /// Picks the next task per the policy, removes it from the runnable set and returns it.
     /// Returns nothing when no task is runnable.
     std::optional<TaskId> pick();
+    /// PCT: makes the next pick a priority change point, on top of the drawn ones (the fuzzer
+    /// puts them at racy moments). No effect under the other policies.
+    void add_pct_change_point();
 
 private:
     struct Runnable {

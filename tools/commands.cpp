@@ -2,6 +2,7 @@
 // Part of tools/: may use every layer's public headers.
 #include "tools/commands.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -71,7 +72,7 @@ nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios:
 
 } // namespace
 
-int run_command(const RunArgs& args) {
+int run_command(const RunArgs& args, const RunHooks& hooks) {
     auto loaded = scenarios::load_scenario_file(args.file);
     if (!loaded) {
         std::cerr << loaded.error().to_string() << "\n";
@@ -103,6 +104,7 @@ int run_command(const RunArgs& args) {
         }
         settings.trace_out = &trace_file;
     }
+    settings.extra_sinks = hooks.sinks;
     const std::uint64_t seed = args.seed.value_or(scenario.run.seed);
     const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
     if (trace_file.is_open()) {
@@ -119,7 +121,8 @@ int run_command(const RunArgs& args) {
         std::cout << "trace-hash: " << sim::format_hash(result.trace_hash) << "\n";
         std::cout << scenarios::format_summary(scenario, result);
     }
-    return result.passed() ? exit_ok : exit_failed;
+    const int code = result.passed() ? exit_ok : exit_failed;
+    return hooks.after_run ? std::max(code, hooks.after_run(scenario, result)) : code;
 }
 
 int validate_command(const std::vector<std::string>& files) {

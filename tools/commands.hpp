@@ -4,9 +4,19 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace routesim::sim {
+class TraceSink;
+} // namespace routesim::sim
+
+namespace routesim::scenarios {
+struct Scenario;
+struct RunResult;
+} // namespace routesim::scenarios
 
 namespace routesim::tools {
 
@@ -25,7 +35,14 @@ struct RunArgs {
     bool json = false;
 };
 
-int run_command(const RunArgs& args);
+/// Extra work around one `routesim run` (the report of `--report`): trace sinks attached to
+/// the run, and a step after the normal output whose exit code wins when it is worse.
+struct RunHooks {
+    std::vector<sim::TraceSink*> sinks;
+    std::function<int(const scenarios::Scenario&, const scenarios::RunResult&)> after_run;
+};
+
+int run_command(const RunArgs& args, const RunHooks& hooks = {});
 
 /// `routesim validate FILE...`: one error per line, exit 0 or 2.
 int validate_command(const std::vector<std::string>& files);

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 packages=(
     g++ cmake ninja-build pkg-config
     libboost-graph-dev nlohmann-json3-dev libcli11-dev librapidcheck-dev
-    libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev graphviz
+    libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev graphviz chromium
+    python3 python3-jsonschema
 )
 
 setup() {
@@ -48,7 +49,9 @@ build() {
 
 demo() {
     build
-    ./build/tools/routesim demo --seed 1 --scheduler random
+    ./build/tools/routesim run scenarios/examples/content-dispatch.json \
+        --trace build/content-dispatch.trace.jsonl --report build/report
+    echo "trace: build/content-dispatch.trace.jsonl, report: build/report/index.html"
 }
 
 test_suite() {

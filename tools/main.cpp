@@ -9,6 +9,8 @@
 #include "sim/trace.hpp"
 #include "tools/commands.hpp"
 #include "tools/demo.hpp"
+#include "tools/fuzz.hpp"
+#include "tools/report_command.hpp"
 
 namespace {
 
@@ -101,6 +103,35 @@ int main(int argc, char** argv) {
     run->add_option("--until", run_args.until, "Stop at this virtual time (\"250ms\")");
     run->add_option("--trace", run_args.trace_path, "Write the trace as JSON Lines");
     run->add_flag("--json", run_args.json, "Print the result as JSON");
+    std::string run_report_dir;
+    run->add_option("--report", run_report_dir,
+                    "Also write the report of this run (index.html, topology.*, trace.json) to DIR");
+
+    tools::ReportArgs report_args;
+    CLI::App* report =
+        app.add_subcommand("report", "Run a scenario and write its report (index.html, ...)");
+    report->add_option("file", report_args.file, "Scenario file")->required();
+    report->add_option("--out", report_args.out_dir, "Directory for the report files")->required();
+
+    tools::FuzzArgs fuzz_args;
+    CLI::App* fuzz = app.add_subcommand(
+        "fuzz", "Fuzz a scenario (seeds, schedules, aimed faults); shrink failures to reproducers");
+    fuzz->add_option("file", fuzz_args.file, "Scenario file");
+    fuzz->add_option("--runs", fuzz_args.runs, "Number of runs (default 1000, or unbounded with --time)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+    fuzz->add_option("--time", fuzz_args.time, "Wall-clock budget (\"30s\")");
+    fuzz->add_option("--seed", fuzz_args.seed, "Root seed; run i uses splitmix64(seed + i*gamma)");
+    fuzz->add_option("--scheduler", fuzz_args.scheduler, "random or pct")
+        ->check(CLI::IsMember({"random", "pct"}));
+    fuzz->add_option("--semantics", fuzz_args.semantics, "documented or upstream")
+        ->check(CLI::IsMember({"documented", "upstream"}));
+    fuzz->add_option("--jobs", fuzz_args.jobs, "Worker processes")->check(CLI::Range(1, 1024));
+    fuzz->add_option("--shard", fuzz_args.shard, "Take every N-th run starting at K (\"K/N\")");
+    fuzz->add_option("--out", fuzz_args.out, "Directory for reproducers and results (fuzz-out)");
+    fuzz->add_option("--max-failures", fuzz_args.max_failures, "Stop after this many failing runs");
+    fuzz->add_option("--shrink-max", fuzz_args.shrink_max, "Distinct failures to shrink (4)");
+    fuzz->add_option("--merge", fuzz_args.merge, "Merge results files by seed instead of fuzzing")
+        ->expected(1, -1);
 
     std::vector<std::string> validate_files;
     CLI::App* validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");
@@ -117,7 +148,18 @@ int main(int argc, char** argv) {
             return run_demo_command(demo_args);
         }
         if (run->parsed()) {
-            return tools::run_command(run_args);
+            return run_report_dir.empty() ? tools::run_command(run_args)
+                                          : tools::run_with_report(run_args, run_report_dir);
+        }
+        if (report->parsed()) {
+            return tools::report_command(report_args);
+        }
+        if (fuzz->parsed()) {
+            if (fuzz_args.file.empty() == fuzz_args.merge.empty()) {
+                std::cerr << "routesim fuzz: give a scenario FILE, or --merge RESULTS...\n";
+                return exit_bad_input;
+            }
+            return tools::fuzz_command(fuzz_args);
         }
         if (validate->parsed()) {
             return tools::validate_command(validate_files);

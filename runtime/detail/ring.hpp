@@ -24,13 +24,14 @@ public:
     bool empty() const { return size_ == 0; }
     std::uint32_t size() const { return size_; }
 
-    void push_back(T value) {
+    void push_back(T&& value) {
         if (size_ == capacity_) {
             grow();
         }
         ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(std::move(value));
         size_++;
     }
+    void push_back(const T& value) { push_back(T(value)); }
 
     T& front() {
         RS_ASSERT(size_ > 0);

@@ -188,8 +188,8 @@ bool parse_init(Errors& errors, const Located& at, InitFailure& out) {
     return fields.boolean("fail", out.fail) && fields.u64("fail_first", out.fail_first);
 }
 
-constexpr std::array<std::string_view, 7> behaviour_fields = {
-    "type", "cost", "crash_on", "init", "terminate_cost", "ignore_calls", "reply"};
+constexpr std::array<std::string_view, 6> behaviour_fields = {
+    "type", "cost", "crash_on", "init", "terminate_cost", "ignore_calls"};
 
 } // namespace
 
@@ -202,7 +202,7 @@ bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out) {
         return false;
     }
     // Every type takes the common knobs; echo adds "reply", forward adds "to".
-    std::vector<std::string_view> known(behaviour_fields.begin(), behaviour_fields.end() - 1);
+    std::vector<std::string_view> known(behaviour_fields.begin(), behaviour_fields.end());
     if (out.type == BehaviourType::Echo) {
         known.push_back("reply");
     }

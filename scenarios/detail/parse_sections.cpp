@@ -196,6 +196,12 @@ bool parse_message(Errors& errors, const Located& at, bool generators, Json& out
     if (!fields.atom("type", type, Need::Required, "a message type (an Atom)")) {
         return false;
     }
+    if (generators && type == "$i") {
+        // "$i" would turn the type into a number; generators apply to payload fields only.
+        return errors.fail(fields.at("type").pointer,
+                           "message type \"$i\" is not allowed (expected a literal type name; "
+                           "\"$i\" works in payload fields)");
+    }
     if (generators) {
         for (const auto& item : at.json().items()) {
             if (item.key() != "type" && item.value().is_object() &&
@@ -262,7 +268,8 @@ bool parse_faults(LoadContext& context, const Located& at, Faults& out) {
         return false;
     }
     const Fields fields(errors, at);
-    if (!fields.only({"kill", "crash", "spawn_fail", "terminate_cost", "admin"})) {
+    if (!fields.only({"kill", "crash", "spawn_fail", "terminate_cost", "admin", "aim"}) ||
+        !fields.boolean("aim", out.aim)) {
         return false;
     }
     if (fields.has("kill") && !parse_kill(errors, fields.at("kill"), out.kill.emplace())) {

@@ -9,8 +9,8 @@ namespace routesim::scenarios::detail {
 namespace {
 
 // Fields an action may carry besides its verb; which ones a verb accepts is decided later.
-constexpr std::array<std::string_view, 7> action_extras = {"at", "expect",   "via",    "from",
-                                                           "to", "priority", "timeout"};
+constexpr std::array<std::string_view, 8> action_extras = {"at", "expect",   "via",     "from",
+                                                           "to", "priority", "timeout", "step"};
 
 std::string verb_list() {
     return join(spellings(Verb{}).names);
@@ -45,6 +45,7 @@ std::vector<std::string_view> known_fields(Verb verb) {
     std::vector<std::string_view> known = {"at", spelling(verb)};
     if (verb != Verb::Check) {
         known.push_back("expect");
+        known.push_back("step"); // a pinned fault (scenario-format.md, `routesim fuzz`)
     }
     if (is_management_verb(verb)) {
         known.push_back("via");
@@ -174,6 +175,13 @@ bool parse_action(LoadContext& context, const Located& at, Action& action) {
         !fields.duration("at", action.at, Need::Required) ||
         !fields.enumeration("via", action.via)) {
         return false;
+    }
+    if (fields.has("step")) {
+        std::uint64_t step = 0;
+        if (!fields.u64("step", step)) {
+            return false;
+        }
+        action.step = step;
     }
     if (fields.has("expect")) {
         std::string outcome;

@@ -5,6 +5,7 @@
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/builder.hpp"
+#include "scenarios/detail/race_observer.hpp"
 #include "scenarios/json_message.hpp"
 #include "scenarios/workers.hpp"
 #include "sim/assert.hpp"
@@ -35,6 +36,11 @@ RunResult RunState::execute() {
     schedule_faults();
     const std::optional<sim::Instant> until = settings_.until.has_value() ? settings_.until : scenario_.run.until;
     result_.outcome = world_.run(until);
+    for (const auto& [index, actual] : harness_.admin_results) {
+        // "via": "admin": the outcome is compared with `expect` once the router reported it.
+        check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
+    }
+    report_missed_pins();
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
     monitors_.finish(result_.outcome.end, idle);
     if (ledger_only_) {
@@ -48,6 +54,9 @@ RunResult RunState::execute() {
     result_.decisions = world_.scheduler().decisions();
     result_.admin_results = harness_.admin_results;
     result_.clients = harness_.clients();
+    if (observer_) {
+        result_.coverage = observer_->coverage();
+    }
     return std::move(result_);
 }
 
@@ -144,6 +153,10 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
 
 void RunState::schedule_timeline() {
     for (std::uint32_t index = 0; index < scenario_.timeline.size(); index++) {
+        if (scenario_.timeline[index].step.has_value()) {
+            schedule_pinned(index); // between two process steps (run_faults.cpp)
+            continue;
+        }
         world_.schedule_at(sim::Instant::zero() + scenario_.timeline[index].at,
                            [this, index] { perform(index); }, sim::TimerLane::Actions, index);
     }
@@ -229,72 +242,6 @@ void RunState::perform(std::uint32_t index) {
         break;
     }
     check_outcome(action, outcome);
-}
-
-// -- random faults ----------------------------------------------------------------------------
-
-bool RunState::world_is_quiet() const {
-    return world_.timers_pending() == 0 && !world_.scheduler().has_runnable();
-}
-
-void RunState::schedule_faults() {
-    if (scenario_.faults.kill.has_value()) {
-        schedule_kill_fault();
-    }
-    if (scenario_.faults.admin.has_value()) {
-        schedule_admin_fault();
-    }
-}
-
-void RunState::schedule_kill_fault() {
-    const KillFaults& kill = *scenario_.faults.kill;
-    const auto gap = sim::Duration::nanoseconds(kill_prng_.between(0, 2 * kill.every.count_ns()));
-    world_.schedule_after(gap, [this] {
-        std::vector<runtime::PID> candidates;
-        for (const runtime::PID& pid : node_.processes()) {
-            const Node* spec = harness_.spec_of(pid);
-            if (spec != nullptr && harness_.classes(*spec).matches(scenario_.faults.kill->targets)) {
-                candidates.push_back(pid);
-            }
-        }
-        if (!candidates.empty()) {
-            const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
-            node_.world().emit(sim::TraceKey{"fault_kill"}, {{trace::pid, victim.id}});
-            (void)node_.kill(victim);
-        }
-        // Random faults keep coming only while something else is going on, so that a run
-        // that stops when idle still stops.
-        if (!world_is_quiet()) {
-            schedule_kill_fault();
-        }
-    }, sim::TimerLane::Faults, 0);
-}
-
-void RunState::schedule_admin_fault() {
-    const AdminFaults& admin = *scenario_.faults.admin;
-    const auto gap = sim::Duration::nanoseconds(admin_prng_.between(0, 2 * admin.every.count_ns()));
-    world_.schedule_after(gap, [this] {
-        const AdminFaults& faults = *scenario_.faults.admin;
-        const std::string& target = faults.routers[admin_prng_.below(faults.routers.size())];
-        static constexpr Verb ops[] = {Verb::AddRoute,     Verb::RemoveRoute, Verb::DisableRoute,
-                                       Verb::EnableRoute,  Verb::ReplaceRoute, Verb::RespawnRoute};
-        const Verb op = ops[admin_prng_.below(std::size(ops))];
-        const auto pid = harness_.resolve(target);
-        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-        const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
-        if (router != nullptr && spec != nullptr) {
-            const auto routes = router->routes();
-            std::string name = "fault:" + std::to_string(admin_fault_count_++);
-            if (op != Verb::AddRoute && !routes.empty()) {
-                name = std::string(routes[admin_prng_.below(routes.size())].name.text());
-            }
-            const Node* worker = spec->children.empty() ? nullptr : &spec->children.front();
-            (void)node_.send(*pid, AdminOrder{op, name, worker, -1}, runtime::MessagePriority::High);
-        }
-        if (!world_is_quiet()) {
-            schedule_admin_fault();
-        }
-    }, sim::TimerLane::Faults, 1);
 }
 
 } // namespace routesim::scenarios::detail

@@ -2,8 +2,10 @@
 // driver of its workload, timeline and random faults. Private to scenarios/.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -18,6 +20,47 @@
 namespace routesim::scenarios::detail {
 
 runtime::MessagePriority runtime_priority(Priority priority);
+
+class RaceObserver;
+
+/// A fault about to fire (a timed fault of `faults.kill` / `faults.admin`, or one the race
+/// observer aims at a racy moment).
+struct FaultOrder {
+    /// Kill, Crash, or a management verb.
+    Verb verb = Verb::Kill;
+    /// Kill and Crash: the victim.
+    runtime::PID victim;
+    /// Management verbs: the router target (as `faults.admin.routers` names it), the route,
+    /// the worker spec of add_route / replace_route, and how the call reaches the router.
+    std::string router;
+    std::string route;
+    const Node* worker = nullptr;
+    Via via = Via::Admin;
+    /// FiredFault::origin.
+    std::string origin;
+};
+
+/// Wraps the node's step runner to count the process steps taken at the current instant, so
+/// that a fault can be placed "after the k-th step at time t" and pinned there.
+class StepClock final : public sim::StepRunner {
+public:
+    StepClock(sim::World& world, sim::StepRunner& inner) : world_(world), inner_(inner) {}
+    void run_step(sim::TaskId task) override;
+    /// Steps completed at the current instant (inside a step: the ones before it).
+    std::uint64_t steps_now() const {
+        return world_.now().ns() == instant_ns_ ? steps_ : 0;
+    }
+    bool in_step() const { return in_step_; }
+    /// Runs after every step (set only when pinned actions wait for a step count).
+    std::function<void()> after_step;
+
+private:
+    sim::World& world_;
+    sim::StepRunner& inner_;
+    std::int64_t instant_ns_ = -1;
+    std::uint64_t steps_ = 0;
+    bool in_step_ = false;
+};
 
 /// Counts what the summary and expectations need from the trace: restarts per route and
 /// messages handed to behaviours per process.
@@ -51,6 +94,18 @@ private:
     void schedule_faults();
     void schedule_kill_fault();
     void schedule_admin_fault();
+    // random and aimed faults, pinned actions (run_faults.cpp)
+    void install_fault_hooks();
+    void fire_fault(const FaultOrder& order);
+    void perform_fault(const FaultOrder& order);
+    void record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid);
+    FiredFault placed(Verb verb, std::string origin) const;
+    std::optional<std::string> target_of(const runtime::PID& pid) const;
+    void schedule_pinned(std::uint32_t index);
+    void fire_due_pins();
+    void report_missed_pins();
+    struct Pin;
+    void report_missed_pin(const Pin& pin);
     bool world_is_quiet() const;
     Json instantiate(const Json& message, std::uint64_t index);
     void send_from(const std::string& from, const std::string& to, const Json& message,
@@ -73,6 +128,7 @@ private:
     const RunSettings& settings_;
     sim::World world_;
     runtime::Node node_;
+    StepClock step_clock_;
     Harness harness_;
     TargetResolver static_targets_;
     sim::Prng workload_prng_;
@@ -84,6 +140,18 @@ private:
     properties::MessageConservation* conservation_ = nullptr;
     std::unique_ptr<properties::MessageConservation> ledger_only_;
     std::uint64_t admin_fault_count_ = 0;
+    /// Aimed faults and coverage; null unless asked for.
+    std::unique_ptr<RaceObserver> observer_;
+    /// Timeline actions with `step` > 0, sorted by (at, step, index), and the next to fire.
+    struct Pin {
+        std::int64_t at_ns;
+        std::uint64_t step;
+        std::uint32_t index;
+    };
+    std::vector<Pin> pins_;
+    std::size_t next_pin_ = 0;
+    /// While a fault runs: its index in result_.faults (spawn failures it causes go before it).
+    std::optional<std::size_t> firing_fault_;
     RunResult result_;
 };
 

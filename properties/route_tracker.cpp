@@ -1,0 +1,538 @@
+// RouteTracker: the route table of every router rebuilt from the trace, each management
+// result checked against predict_call (ergo-semantics.md §8: R5, R13, R22–R30, R45, R50).
+// Part of properties/: uses runtime/ and sim/ only.
+#include "properties/route_tracker.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include "runtime/mailbox.hpp"
+#include "runtime/router.hpp"
+#include "runtime/trace_keys.hpp"
+
+namespace routesim::properties {
+namespace trace = runtime::trace;
+namespace {
+
+constexpr std::uint64_t exit_type = static_cast<std::uint64_t>(runtime::MailboxType::Exit);
+constexpr std::uint64_t no_slot = std::numeric_limits<std::uint64_t>::max();
+
+std::string quoted(std::string_view name) {
+    return "\"" + std::string(name) + "\"";
+}
+
+// How a route's state reads in an explanation.
+std::string state_phrase(RouteState state) {
+    switch (state) {
+    case RouteState::Absent:
+        return "not in the table";
+    case RouteState::Disabled:
+        return "disabled";
+    case RouteState::PendingDisable:
+        return "being disabled (pending_disable)";
+    case RouteState::PendingRemove:
+        return "being removed (pending_remove)";
+    default:
+        return std::string(route_state_name(state));
+    }
+}
+
+bool takes_no_messages(RouteState state) {
+    // R14, R15: a disabled route, or one pending disable or remove, is not forwarded to.
+    return state == RouteState::Disabled || state == RouteState::PendingDisable ||
+           state == RouteState::PendingRemove;
+}
+
+std::optional<RouteOp> parse_route_op(std::string_view text) {
+    for (RouteOp op : {RouteOp::Add, RouteOp::Remove, RouteOp::Disable, RouteOp::Enable,
+                       RouteOp::Replace, RouteOp::Respawn}) {
+        if (route_op_name(op) == text) {
+            return op;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string pid_text(std::uint64_t pid) {
+    return "<" + std::to_string(pid) + ">";
+}
+
+Witness RouteTracker::LastForward::witness(std::uint64_t by) const {
+    return Witness{seq, at,
+                   "forward id=" + std::to_string(id) + " by=" + std::to_string(by) +
+                       " to=" + std::to_string(to) + " from=" + std::to_string(from) +
+                       " queue=" + std::to_string(queue)};
+}
+
+// -- queries ------------------------------------------------------------------------------
+
+std::vector<std::string> RouteTracker::route_names(std::uint64_t router) const {
+    auto found = routers_.find(router);
+    return found == routers_.end() ? std::vector<std::string>{} : found->second.order;
+}
+
+RouteState RouteTracker::state(std::uint64_t router, std::string_view name) const {
+    auto found = routers_.find(router);
+    if (found == routers_.end()) {
+        return RouteState::Absent;
+    }
+    auto route = found->second.routes.find(name);
+    return route == found->second.routes.end() ? RouteState::Absent : route->second.state;
+}
+
+std::uint64_t RouteTracker::worker(std::uint64_t router, std::string_view name) const {
+    auto found = routers_.find(router);
+    if (found == routers_.end()) {
+        return 0;
+    }
+    auto route = found->second.routes.find(name);
+    return route == found->second.routes.end() ? 0 : route->second.worker;
+}
+
+bool RouteTracker::lost(std::uint64_t router) const {
+    auto found = routers_.find(router);
+    return found != routers_.end() && found->second.lost;
+}
+
+// -- dispatch -----------------------------------------------------------------------------
+
+RouteTracker::Router* RouteTracker::find_router(std::uint64_t router) {
+    auto found = routers_.find(router);
+    return found == routers_.end() || found->second.lost ? nullptr : &found->second;
+}
+
+void RouteTracker::on_event(const sim::TraceEvent& event, std::vector<Finding>& out) {
+    if (is_kind(event, trace::take)) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        if (Router* router = find_router(pid)) {
+            on_take(*router, pid, event, out);
+        }
+    } else if (is_kind(event, trace::forward)) {
+        const std::uint64_t by = field_uint(event, trace::by);
+        if (Router* router = find_router(by)) {
+            on_forward(*router, by, event, out);
+        }
+    } else if (is_kind(event, trace::spawn) || is_kind(event, trace::spawn_failed)) {
+        on_spawn(event);
+    } else if (is_kind(event, trace::exit)) {
+        on_exit(event);
+    } else if (is_kind(event, trace::route_init)) {
+        on_route_init(field_uint(event, trace::router), event, out);
+    } else {
+        const bool route = is_kind(event, trace::route);
+        const bool restart = !route && is_kind(event, trace::route_restart);
+        const bool pending = !route && !restart && is_kind(event, trace::route_pending);
+        const bool admin = !route && !restart && !pending && is_kind(event, trace::route_admin);
+        if (!route && !restart && !pending && !admin) {
+            return;
+        }
+        const std::uint64_t pid = field_uint(event, trace::router);
+        Router* router = find_router(pid);
+        if (router == nullptr) {
+            return;
+        }
+        if (route) {
+            on_route(*router, pid, event, out);
+        } else if (restart) {
+            on_restart(*router, pid, event, out);
+        } else if (pending) {
+            on_pending(*router, pid, event, out);
+        } else {
+            on_admin(*router, pid, event, out);
+        }
+    }
+}
+
+// -- processes ----------------------------------------------------------------------------
+
+void RouteTracker::on_spawn(const sim::TraceEvent& event) {
+    const std::uint64_t pid = field_uint(event, trace::pid);
+    Router* parent = find_router(field_uint(event, trace::parent));
+    if (is_kind(event, trace::spawn_failed)) {
+        routers_.erase(pid); // R6: a router whose Init failed has no table
+        if (parent != nullptr && parent->fresh_spawn == pid) {
+            parent->fresh_spawn = 0;
+        }
+        return;
+    }
+    if (parent != nullptr) {
+        parent->fresh_spawn = pid; // a management call's spawn, claimed by its route_admin
+    }
+    if (field_text(event, trace::kind) == "Router") {
+        routers_.try_emplace(pid);
+    }
+}
+
+void RouteTracker::on_exit(const sim::TraceEvent& event) {
+    const std::uint64_t pid = field_uint(event, trace::pid);
+    routers_.erase(pid);
+    auto watched = watched_.find(pid);
+    if (watched == watched_.end()) {
+        return;
+    }
+    Router* router = find_router(watched->second);
+    watched_.erase(watched);
+    if (router == nullptr) {
+        return;
+    }
+    auto name = router->by_worker.find(pid);
+    if (name != router->by_worker.end()) {
+        router->routes.find(name->second)->second.worker_exited = true;
+    }
+}
+
+void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                           std::vector<Finding>& out) {
+    router.fresh_spawn = 0;
+    router.last_forward.reset();
+    router.before.reset();
+    if (field_uint(event, trace::type) != exit_type) {
+        return;
+    }
+    auto name = router.by_worker.find(field_uint(event, trace::from));
+    if (name == router.by_worker.end()) {
+        return; // R44, R50: a dropped worker's exit, or one that ends the router
+    }
+    const std::string route_name = name->second;
+    Route& route = router.routes.find(route_name)->second;
+    if (route.state != RouteState::Running) {
+        return; // R27: the route_pending that follows in this step tells the outcome
+    }
+    // R22, R23: the PID is cleared first; a successful eager respawn follows as route_restart.
+    set_worker(router, pid, route_name, route, 0, event, out);
+    route.state = RouteState::Dead;
+    route.since = witness_of(event);
+}
+
+void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                              std::vector<Finding>& out) {
+    const LastForward forward{event.seq, event.at, field_uint(event, trace::id),
+                              field_uint(event, trace::to), field_uint(event, trace::from),
+                              field_uint(event, trace::queue)};
+    router.last_forward = forward;
+    if (!wants(RouteCheck::ForwardToDisabled)) {
+        return;
+    }
+    auto name = router.by_worker.find(forward.to);
+    if (name == router.by_worker.end()) {
+        return;
+    }
+    const Route& route = router.routes.find(name->second)->second;
+    if (!takes_no_messages(route.state)) {
+        return;
+    }
+    router.forward_reported = forward.id;
+    out.push_back(Finding{RouteCheck::ForwardToDisabled, event.at,
+                          "router " + pid_text(pid) + " forwarded message " +
+                              std::to_string(forward.id) + " to " + pid_text(forward.to) +
+                              ", the worker of route " + quoted(name->second) +
+                              ", while the route is " + state_phrase(route.state),
+                          {route.since, witness_of(event)}});
+}
+
+// -- route events -------------------------------------------------------------------------
+
+void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::string& name,
+                              Route& route, std::uint64_t worker, const sim::TraceEvent& event,
+                              std::vector<Finding>& out) {
+    if (route.worker != 0) {
+        auto recorded = router.by_worker.find(route.worker);
+        if (recorded != router.by_worker.end() && recorded->second == name) {
+            router.by_worker.erase(recorded);
+        }
+    }
+    route.worker = worker;
+    route.worker_exited = false;
+    if (worker == 0) {
+        return;
+    }
+    auto [entry, inserted] = router.by_worker.try_emplace(worker, name);
+    if (!inserted && entry->second != name) {
+        if (wants(RouteCheck::SharedWorker)) {
+            const Route& other = router.routes.find(entry->second)->second;
+            out.push_back(Finding{RouteCheck::SharedWorker, event.at,
+                                  "router " + pid_text(pid) + " recorded worker " +
+                                      pid_text(worker) + " for route " + quoted(name) +
+                                      ", but it is already the worker of route " +
+                                      quoted(entry->second) +
+                                      " (a restart must stay under its own name)",
+                                  {other.since, witness_of(event)}});
+        }
+        entry->second = name;
+    }
+    watched_[worker] = pid;
+}
+
+void RouteTracker::erase_route(Router& router, const std::string& name) {
+    auto found = router.routes.find(name);
+    if (found == router.routes.end()) {
+        return;
+    }
+    auto recorded = router.by_worker.find(found->second.worker);
+    if (recorded != router.by_worker.end() && recorded->second == name) {
+        router.by_worker.erase(recorded);
+    }
+    router.routes.erase(found);
+    router.order.erase(std::find(router.order.begin(), router.order.end(), name)); // R27
+}
+
+void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event,
+                                 std::vector<Finding>& out) {
+    Router& router = routers_[pid]; // a hand-built trace may start here
+    if (router.lost) {
+        return;
+    }
+    const std::string name(field_text(event, trace::name));
+    auto [found, inserted] = router.routes.try_emplace(name);
+    if (!inserted) {
+        return; // R48: Init refuses a duplicate name before spawning anything
+    }
+    router.order.push_back(name); // R5: table order is declaration order
+    found->second.since = witness_of(event);
+    set_worker(router, pid, name, found->second, field_uint(event, trace::worker), event, out);
+}
+
+void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                            std::vector<Finding>& out) {
+    const std::string_view name = field_text(event, trace::name);
+    auto found = router.routes.find(name);
+    if (found == router.routes.end()) {
+        return; // discard, registry or unknown: not an owned route (R10)
+    }
+    const std::string_view resolution = field_text(event, trace::resolution);
+    if (resolution == "owned") {
+        check_owned(router, pid, name, found->second, event, out);
+        return;
+    }
+    Route& route = found->second;
+    if (resolution == "failed" && field_uint(event, trace::worker) == 0 &&
+        route.state == RouteState::Running) {
+        // R45 step 2: the retry's respawn failed; the old PID is dropped and the route is Dead.
+        set_worker(router, pid, std::string(name), route, 0, event, out);
+        route.state = RouteState::Dead;
+        route.since = witness_of(event);
+    }
+}
+
+void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_view name,
+                               const Route& route, const sim::TraceEvent& event,
+                               std::vector<Finding>& out) {
+    const std::uint64_t id = field_uint(event, trace::id);
+    const std::uint64_t worker = field_uint(event, trace::worker);
+    const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
+    std::vector<Witness> witnesses{route.since};
+    if (forwarded) {
+        witnesses.push_back(router.last_forward->witness(pid));
+    }
+    witnesses.push_back(witness_of(event));
+    const std::string head = "router " + pid_text(pid) + " routed message " + std::to_string(id) +
+                             " to route " + quoted(name);
+    if (wants(RouteCheck::ForwardToDisabled) && takes_no_messages(route.state) &&
+        router.forward_reported != id) {
+        out.push_back(Finding{RouteCheck::ForwardToDisabled, event.at,
+                              head + " while the route is " + state_phrase(route.state),
+                              witnesses});
+    }
+    if (wants(RouteCheck::StaleWorker) && worker != route.worker) {
+        const std::string current = route.worker == 0
+                                        ? ", but the route has no current worker"
+                                        : ", which is not the route's current worker " +
+                                              pid_text(route.worker);
+        out.push_back(Finding{RouteCheck::StaleWorker, event.at,
+                              head + " and delivered it to " + pid_text(worker) + current,
+                              witnesses});
+    }
+    if (wants(RouteCheck::ForwardMismatch) && (!forwarded || router.last_forward->to != worker)) {
+        const std::string what = forwarded ? " but forwarded it to " +
+                                                 pid_text(router.last_forward->to)
+                                           : " but never forwarded it";
+        out.push_back(Finding{RouteCheck::ForwardMismatch, event.at,
+                              head + " (worker " + pid_text(worker) + ")" + what, witnesses});
+    }
+}
+
+void RouteTracker::on_restart(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                              std::vector<Finding>& out) {
+    router.fresh_spawn = 0;
+    const std::string name(field_text(event, trace::name));
+    auto found = router.routes.find(name);
+    if (found == router.routes.end()) {
+        return;
+    }
+    Route& route = found->second;
+    const std::uint64_t slot = field_uint(event, trace::slot, no_slot);
+    const auto index = static_cast<std::uint64_t>(
+        std::find(router.order.begin(), router.order.end(), name) - router.order.begin());
+    if (wants(RouteCheck::SlotMoved) && slot != no_slot && slot != index) {
+        // R22: a replacement goes into the same slot, at the same table position.
+        out.push_back(Finding{RouteCheck::SlotMoved, event.at,
+                              "router " + pid_text(pid) + " restarted route " + quoted(name) +
+                                  " in slot " + std::to_string(slot) + ", but the route holds slot " +
+                                  std::to_string(index) + " (a restart keeps the route's place)",
+                              {route.since, witness_of(event)}});
+    }
+    route.state = RouteState::Running; // R13, R22, R45
+    route.since = witness_of(event);
+    set_worker(router, pid, name, route, field_uint(event, trace::worker), event, out);
+}
+
+void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                              std::vector<Finding>& out) {
+    router.fresh_spawn = 0;
+    const std::optional<RouteState> from = parse_route_state(field_text(event, trace::from_state));
+    const std::optional<RouteState> to = parse_route_state(field_text(event, trace::to_state));
+    const std::string name(field_text(event, trace::name));
+    auto found = router.routes.find(name);
+    if (!from || !to || found == router.routes.end()) {
+        return;
+    }
+    Route& route = found->second;
+    const std::uint64_t worker = field_uint(event, trace::worker);
+    if (is_pending(*to)) {
+        // R25, R26: only a management call starts a pending operation, on a route without one.
+        Before before{name, route, true, false};
+        if (wants(RouteCheck::SecondPending) && (is_pending(route.state) || is_pending(*from))) {
+            before.second_pending = true;
+            const RouteState first = is_pending(route.state) ? route.state : *from;
+            out.push_back(Finding{RouteCheck::SecondPending, event.at,
+                                  "router " + pid_text(pid) + " started a second pending operation (" +
+                                      std::string(route_state_name(*to)) + ") on route " +
+                                      quoted(name) + " while " +
+                                      std::string(route_state_name(first)) +
+                                      " had not ended; a route has at most one",
+                                  {route.since, witness_of(event)}});
+        }
+        router.before = std::move(before);
+        route.state = *to;
+        route.since = witness_of(event);
+        if (worker != route.worker) {
+            set_worker(router, pid, name, route, worker, event, out);
+        }
+        return;
+    }
+    if (wants(RouteCheck::PendingEndWithoutExit) && is_pending(route.state) && route.worker != 0 &&
+        !route.worker_exited) {
+        // R27: pending ends when the router processes the recorded worker's exit.
+        out.push_back(Finding{RouteCheck::PendingEndWithoutExit, event.at,
+                              "router " + pid_text(pid) + " ended the " +
+                                  std::string(route_state_name(route.state)) + " of route " +
+                                  quoted(name) + " (now " + std::string(route_state_name(*to)) +
+                                  ") before its worker " + pid_text(route.worker) +
+                                  " exited; pending ends only on the worker's exit",
+                              {route.since, witness_of(event)}});
+    }
+    if (*to == RouteState::Absent) {
+        erase_route(router, name); // R27 Remove: later entries move up
+        return;
+    }
+    route.state = *to;
+    route.since = witness_of(event);
+    set_worker(router, pid, name, route, worker, event, out);
+}
+
+// -- management ---------------------------------------------------------------------------
+
+std::string RouteTracker::admin_problem(std::uint64_t pid, const sim::TraceEvent& event,
+                                        const Before& before, const CallPrediction& prediction,
+                                        RouteState now) const {
+    const RouteState was = before.existed ? before.route.state : RouteState::Absent;
+    const std::string call = "router " + pid_text(pid) + ": " +
+                             std::string(field_text(event, trace::op)) + "_route(" +
+                             quoted(before.name) + ")";
+    const std::string profile = std::string(runtime::semantics_name(semantics_)) + " profile";
+    const CallOutcome observed = classify_result(field_text(event, trace::result));
+    if (prediction.outcome != observed) {
+        const std::string note =
+            is_pending(was) ? " (a management call on a pending route changes nothing)" : "";
+        return call + " returned " + std::string(field_text(event, trace::result)) +
+               ", but route " + quoted(before.name) + " was " + state_phrase(was) + ", where the " +
+               profile + " answers " + std::string(call_outcome_name(prediction.outcome)) + note;
+    }
+    if (prediction.after.state != now &&
+        (is_pending(prediction.after.state) || is_pending(now))) {
+        return call + " left route " + quoted(before.name) + " " + state_phrase(now) +
+               ", but from " + state_phrase(was) + " the " + profile + " leads to " +
+               state_phrase(prediction.after.state);
+    }
+    return {};
+}
+
+void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                            std::vector<Finding>& out) {
+    const std::string name(field_text(event, trace::name));
+    const std::optional<RouteOp> op = parse_route_op(field_text(event, trace::op));
+    Before before{name, Route{}, false, false};
+    if (router.before.has_value() && router.before->name == name) {
+        before = *router.before; // the state before this call's own route_pending
+    } else if (auto found = router.routes.find(name); found != router.routes.end()) {
+        before = Before{name, found->second, true, false};
+    }
+    router.before.reset();
+    if (!op) {
+        return;
+    }
+    const CallOutcome observed = classify_result(field_text(event, trace::result));
+    // Facts of the world read from the trace: the validation errors the result names (the
+    // trace does not show the arguments), whether the recorded worker had exited, and whether
+    // the router spawned a worker during the call.
+    const CallArgs args{.op = *op,
+                        .spec = 0,
+                        .name_empty = name.empty(),
+                        .factory_nil = observed == CallOutcome::NilFactory,
+                        .name_mismatch = observed == CallOutcome::NameMismatch};
+    const CallEnv env{.semantics = semantics_,
+                      .allowed = observed != CallOutcome::NotAllowed,
+                      .worker_alive = !before.route.worker_exited,
+                      .spawn_ok = router.fresh_spawn != 0};
+    const RouteSlot slot{before.existed ? before.route.state : RouteState::Absent, 0, 0};
+    const CallPrediction prediction = properties::predict_call(slot, args, env);
+    auto now = router.routes.find(name);
+    const RouteState now_state = now == router.routes.end() ? RouteState::Absent : now->second.state;
+    std::string problem = admin_problem(pid, event, before, prediction, now_state);
+    if (!problem.empty()) {
+        if (wants(RouteCheck::AdminResult) && !before.second_pending) {
+            std::vector<Witness> witnesses;
+            if (before.existed) {
+                witnesses.push_back(before.route.since);
+            }
+            witnesses.push_back(witness_of(event));
+            out.push_back(Finding{RouteCheck::AdminResult, event.at, std::move(problem),
+                                  std::move(witnesses)});
+        }
+        router.lost = true; // the table is no longer known: stop following this router
+        return;
+    }
+    commit_admin(router, pid, name, prediction, event, out);
+    router.fresh_spawn = 0;
+}
+
+void RouteTracker::commit_admin(Router& router, std::uint64_t pid, const std::string& name,
+                                const CallPrediction& prediction, const sim::TraceEvent& event,
+                                std::vector<Finding>& out) {
+    const RouteState after = prediction.after.state;
+    if (after == RouteState::Absent) {
+        erase_route(router, name); // R28, R29, R50
+        return;
+    }
+    auto [found, inserted] = router.routes.try_emplace(name);
+    if (inserted) {
+        router.order.push_back(name); // R30: appended at the end of the table
+    }
+    Route& route = found->second;
+    const bool changed =
+        inserted || route.state != after || prediction.worker != WorkerChange::Keep;
+    route.state = after;
+    if (changed) {
+        route.since = witness_of(event);
+    }
+    if (prediction.worker == WorkerChange::New) {
+        set_worker(router, pid, name, route, router.fresh_spawn, event, out);
+    } else if (prediction.worker == WorkerChange::Clear) {
+        set_worker(router, pid, name, route, 0, event, out);
+    }
+}
+
+} // namespace routesim::properties

@@ -1,0 +1,153 @@
+// RouteTracker: follows every router's route table from the trace alone (route_init,
+// route_admin, route_pending, route_restart, route, and the spawns, takes, forwards and exits
+// around them) and checks each step against the route state model (route_model.hpp).
+// The route monitors (router_monitors.hpp) are thin filters over its findings.
+// Part of properties/: uses runtime/ and sim/ only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "properties/monitor.hpp"
+#include "properties/route_model.hpp"
+#include "runtime/node.hpp"
+
+namespace routesim::properties {
+
+/// A kind of discrepancy between a router's trace and the route state model, named after
+/// the check; each belongs to one invariant (see router_monitors.hpp).
+enum class RouteCheck : std::uint8_t {
+    StaleWorker,           ///< route_stability: routed to a worker that is not the current one
+    ForwardMismatch,       ///< route_stability: the forward does not match the route event
+    SlotMoved,             ///< route_stability: a restart reports another table slot
+    SharedWorker,          ///< route_stability: one worker recorded under two names
+    SecondPending,         ///< pending_exclusivity: a pending operation on a pending route
+    AdminResult,           ///< pending_exclusivity: a management result the model rejects
+    PendingEndWithoutExit, ///< pending_exclusivity: pending ended before the worker exited
+    ForwardToDisabled,     ///< no_forward_to_disabled
+};
+
+/// A bit set of RouteCheck values.
+using RouteChecks = std::uint32_t;
+
+/// The bit of one check.
+constexpr RouteChecks check_bit(RouteCheck check) {
+    return RouteChecks{1} << static_cast<unsigned>(check);
+}
+
+/// Reconstructs each router's table (names in table order, states, recorded workers) from
+/// its trace and reports discrepancies of the enabled checks. Cost per event: a few map
+/// lookups; per route event also a lookup by name. Memory: one entry per live route.
+class RouteTracker {
+public:
+    /// One discrepancy, worded for people, with the events that show it.
+    struct Finding {
+        RouteCheck check;
+        sim::Instant at;
+        std::string explanation;
+        std::vector<Witness> witnesses;
+    };
+
+    /// `semantics` is the profile management results are checked against; only the checks
+    /// in `checks` produce findings.
+    RouteTracker(runtime::Semantics semantics, RouteChecks checks)
+        : semantics_(semantics), checks_(checks) {}
+
+    // -- queries ----------------------------------------------------------------------------
+    /// The route names of a live router in table order (empty for an unknown router).
+    std::vector<std::string> route_names(std::uint64_t router) const;
+    /// The state of a route; Absent for an unknown router or name.
+    RouteState state(std::uint64_t router, std::string_view name) const;
+    /// The recorded worker pid id of a route; 0 when none.
+    std::uint64_t worker(std::uint64_t router, std::string_view name) const;
+    /// True when the tracker stopped following `router` after a management result the model
+    /// rejects (its table is no longer known).
+    bool lost(std::uint64_t router) const;
+
+    /// The findings not yet taken; the caller clears them.
+    std::vector<Finding>& findings() { return findings_; }
+
+    // -- commands ---------------------------------------------------------------------------
+    /// Applies one event; findings are appended to findings().
+    void on_event(const sim::TraceEvent& event) { on_event(event, findings_); }
+
+private:
+    struct Route {
+        RouteState state = RouteState::Running;
+        std::uint64_t worker = 0;   // recorded worker pid id, 0 when none
+        bool worker_exited = false; // the recorded worker's exit event was seen
+        Witness since;              // the event that gave the route its state or worker
+    };
+    struct Before {                 // a route as it was when a management call began
+        std::string name;
+        Route route;
+        bool existed = false;
+        bool second_pending = false; // already reported as a second pending operation
+    };
+    struct LastForward {            // the router's last forward, rendered only for witnesses
+        std::uint64_t seq = 0;
+        sim::Instant at;
+        std::uint64_t id = 0;
+        std::uint64_t to = 0;
+        std::uint64_t from = 0;
+        std::uint64_t queue = 0;
+        Witness witness(std::uint64_t by) const; // as describe_event renders a forward
+    };
+    struct Router {
+        std::map<std::string, Route, std::less<>> routes;
+        std::vector<std::string> order;                          // table order (R35)
+        std::unordered_map<std::uint64_t, std::string> by_worker; // lookups only
+        std::uint64_t fresh_spawn = 0;  // last worker spawned by the router in this step
+        std::optional<LastForward> last_forward;
+        std::optional<Before> before;   // set by a route_pending inside a management call
+        std::uint64_t forward_reported = 0; // message id already reported as a forward
+        bool lost = false;
+    };
+
+    void on_event(const sim::TraceEvent& event, std::vector<Finding>& out);
+    bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
+    Router* find_router(std::uint64_t router);
+    void on_spawn(const sim::TraceEvent& event);
+    void on_exit(const sim::TraceEvent& event);
+    void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                 std::vector<Finding>& out);
+    void on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                    std::vector<Finding>& out);
+    void on_route_init(std::uint64_t pid, const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_route(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                  std::vector<Finding>& out);
+    void check_owned(Router& router, std::uint64_t pid, std::string_view name, const Route& route,
+                     const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_restart(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                    std::vector<Finding>& out);
+    void on_pending(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                    std::vector<Finding>& out);
+    void on_admin(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                  std::vector<Finding>& out);
+    std::string admin_problem(std::uint64_t pid, const sim::TraceEvent& event,
+                              const Before& before, const CallPrediction& prediction,
+                              RouteState now) const;
+    void commit_admin(Router& router, std::uint64_t pid, const std::string& name,
+                      const CallPrediction& prediction, const sim::TraceEvent& event,
+                      std::vector<Finding>& out);
+    void set_worker(Router& router, std::uint64_t pid, const std::string& name, Route& route,
+                    std::uint64_t worker, const sim::TraceEvent& event, std::vector<Finding>& out);
+    void erase_route(Router& router, const std::string& name);
+
+    runtime::Semantics semantics_;
+    RouteChecks checks_;
+    std::map<std::uint64_t, Router> routers_;               // by router pid id
+    std::unordered_map<std::uint64_t, std::uint64_t> watched_; // worker -> router; lookups only
+    std::vector<Finding> findings_;
+};
+
+/// "<7>": how the monitors print a pid id.
+std::string pid_text(std::uint64_t pid);
+
+} // namespace routesim::properties

@@ -1,0 +1,306 @@
+// Router invariant monitors: the three route-table monitors over RouteTracker, key_affinity,
+// atomic_init and counter_consistency (ergo-semantics.md §8).
+// Part of properties/: uses runtime/ and sim/ only.
+#include "properties/router_monitors.hpp"
+
+#include <array>
+#include <utility>
+
+#include "properties/route_tracker.hpp"
+#include "runtime/router.hpp"
+#include "runtime/trace_keys.hpp"
+
+namespace routesim::properties {
+namespace trace = runtime::trace;
+namespace {
+
+constexpr std::uint64_t main_queue = static_cast<std::uint64_t>(runtime::Queue::Main);
+constexpr std::uint64_t regular_type = static_cast<std::uint64_t>(runtime::MailboxType::Regular);
+constexpr std::uint64_t request_type = static_cast<std::uint64_t>(runtime::MailboxType::Request);
+
+std::string quoted(std::string_view name) {
+    return "\"" + std::string(name) + "\"";
+}
+
+bool is_router_spawn(const sim::TraceEvent& event) {
+    return is_kind(event, trace::spawn) && field_text(event, trace::kind) == "Router";
+}
+
+} // namespace
+
+// -- the route-table monitors -------------------------------------------------------------
+
+RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks)
+    : tracker_(std::make_unique<RouteTracker>(semantics, checks)) {}
+
+RouteTableMonitor::~RouteTableMonitor() = default;
+
+void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
+    tracker_->on_event(event);
+    std::vector<RouteTracker::Finding>& findings = tracker_->findings();
+    if (findings.empty()) {
+        return;
+    }
+    for (RouteTracker::Finding& finding : findings) {
+        report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
+    }
+    findings.clear();
+}
+
+RouteStability::RouteStability(runtime::Semantics semantics)
+    : RouteTableMonitor(semantics, check_bit(RouteCheck::StaleWorker) |
+                                       check_bit(RouteCheck::ForwardMismatch) |
+                                       check_bit(RouteCheck::SlotMoved) |
+                                       check_bit(RouteCheck::SharedWorker)) {}
+
+PendingExclusivity::PendingExclusivity(runtime::Semantics semantics)
+    : RouteTableMonitor(semantics, check_bit(RouteCheck::SecondPending) |
+                                       check_bit(RouteCheck::AdminResult) |
+                                       check_bit(RouteCheck::PendingEndWithoutExit)) {}
+
+NoForwardToDisabled::NoForwardToDisabled(runtime::Semantics semantics)
+    : RouteTableMonitor(semantics, check_bit(RouteCheck::ForwardToDisabled)) {}
+
+// -- key_affinity -------------------------------------------------------------------------
+
+Witness KeyAffinity::key_witness(std::uint64_t router, const std::string& key,
+                                 const Choice& choice) {
+    // As describe_event renders the route_key event.
+    return Witness{choice.seq, choice.at,
+                   "route_key router=" + std::to_string(router) + " key=" + key +
+                       " name=" + choice.name};
+}
+
+void KeyAffinity::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, route_key)) {
+        const std::uint64_t router = field_uint(event, trace::router);
+        std::string key(field_text(event, route_key_field));
+        Choice choice{std::string(field_text(event, trace::name)), event.seq, event.at};
+        auto [found, inserted] = chosen_.try_emplace(std::to_string(router) + "/" + key, choice);
+        if (!inserted && found->second.name != choice.name) {
+            report(event.at,
+                   "router " + pid_text(router) + " sent key " + key + " to route " +
+                       quoted(choice.name) + ", but earlier sent the same key to route " +
+                       quoted(found->second.name) + " (one key maps to one route for the run)",
+                   {key_witness(router, key, found->second), key_witness(router, key, choice)});
+        }
+        awaiting_[router] = Awaiting{std::move(key), std::move(choice)};
+        return;
+    }
+    if (awaiting_.empty()) {
+        return;
+    }
+    if (is_kind(event, trace::route)) {
+        const std::uint64_t router = field_uint(event, trace::router);
+        auto found = awaiting_.find(router);
+        if (found == awaiting_.end()) {
+            return;
+        }
+        const Awaiting awaiting = std::move(found->second);
+        awaiting_.erase(found);
+        const std::string_view name = field_text(event, trace::name);
+        if (name != awaiting.choice.name) {
+            report(event.at,
+                   "router " + pid_text(router) + " picked route " + quoted(awaiting.choice.name) +
+                       " for key " + awaiting.key + " but routed message " +
+                       std::to_string(field_uint(event, trace::id)) + " to " + quoted(name),
+                   {key_witness(router, awaiting.key, awaiting.choice), witness_of(event)});
+        }
+    } else if (is_kind(event, trace::take)) {
+        awaiting_.erase(field_uint(event, trace::pid)); // the routing of that key never ended
+    }
+}
+
+// -- atomic_init --------------------------------------------------------------------------
+
+void AtomicInit::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::take)) {
+        // Init runs synchronously inside the spawn (§2.8): once any process takes a message,
+        // every Init under way has ended, and the routers still listed succeeded.
+        if (!in_init_.empty()) {
+            in_init_.clear();
+        }
+        return;
+    }
+    if (is_kind(event, trace::spawn)) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        auto parent = in_init_.find(field_uint(event, trace::parent));
+        if (parent != in_init_.end()) {
+            parent->second.push_back(Child{pid, {}, witness_of(event)}); // R5: a route's worker
+        }
+        if (is_router_spawn(event)) {
+            in_init_.try_emplace(pid);
+        }
+    } else if (is_kind(event, trace::route_init)) {
+        auto found = in_init_.find(field_uint(event, trace::router));
+        if (found != in_init_.end() && !found->second.empty() &&
+            found->second.back().pid == field_uint(event, trace::worker)) {
+            found->second.back().route = std::string(field_text(event, trace::name));
+        }
+    } else if (is_kind(event, trace::spawn_failed)) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        auto parent = in_init_.find(field_uint(event, trace::parent));
+        if (parent != in_init_.end()) {
+            std::erase_if(parent->second, [pid](const Child& child) { return child.pid == pid; });
+        }
+        auto failed = in_init_.find(pid);
+        if (failed == in_init_.end()) {
+            return;
+        }
+        // R6: every worker this Init spawned must now stop.
+        const Witness failure = witness_of(event);
+        for (Child& child : failed->second) {
+            orphans_.emplace(child.pid, Orphan{pid, std::move(child.route),
+                                               std::move(child.spawned), failure});
+        }
+        in_init_.erase(failed);
+    } else if (is_kind(event, trace::exit)) {
+        orphans_.erase(field_uint(event, trace::pid));
+    }
+}
+
+void AtomicInit::finish(sim::Instant end, bool idle) {
+    if (!idle) {
+        return; // the workers stop asynchronously; a run cut short may not have let them
+    }
+    for (const auto& [pid, orphan] : orphans_) {
+        const std::string route =
+            orphan.route.empty() ? "a route worker " : "the worker of route " + quoted(orphan.route) + " ";
+        report(end,
+               "router " + pid_text(orphan.router) + " failed its Init, but " + route +
+                   pid_text(pid) +
+                   " it spawned during that Init is still alive at the end of the run",
+               {orphan.spawned, orphan.failed});
+    }
+}
+
+// -- counter_consistency ------------------------------------------------------------------
+
+Witness CounterConsistency::Open::witness(std::uint64_t router) const {
+    // As describe_event renders the take event.
+    return Witness{seq, at,
+                   "take pid=" + std::to_string(router) + " id=" + std::to_string(id) +
+                       " queue=" + std::to_string(main_queue) + " type=" + std::to_string(type) +
+                       " from=" + std::to_string(from)};
+}
+
+void CounterConsistency::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::take)) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        auto found = routers_.find(pid);
+        if (found != routers_.end()) {
+            on_take(pid, found->second, event);
+        }
+    } else if (is_kind(event, trace::route)) {
+        const std::uint64_t router = field_uint(event, trace::router);
+        on_route(router, routers_[router], event);
+    } else if (is_kind(event, trace::route_restart)) {
+        routers_[field_uint(event, trace::router)].tally.restarts++; // R42
+    } else if (is_router_spawn(event)) {
+        routers_.try_emplace(field_uint(event, trace::pid));
+    } else if (is_kind(event, trace::exit)) {
+        auto found = routers_.find(field_uint(event, trace::pid));
+        if (found != routers_.end() && !found->second.exited) {
+            State& state = found->second;
+            if (state.open.has_value()) {
+                state.tally.lost_in_crash++; // the router crashed while routing it
+                state.open.reset();
+            }
+            state.exited = true;
+        }
+    }
+}
+
+void CounterConsistency::on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event) {
+    if (state.open.has_value()) {
+        report(event.at,
+               "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +
+                   " for routing but never finished routing it (no route event) and did not "
+                   "crash before taking message " +
+                   std::to_string(field_uint(event, trace::id)),
+               {state.open->witness(pid), witness_of(event)});
+        state.open.reset();
+    }
+    const std::uint64_t type = field_uint(event, trace::type);
+    if (field_uint(event, trace::queue) != main_queue ||
+        (type != regular_type && type != request_type)) {
+        return; // R9: the admin path, exits, events and inspections are not routed
+    }
+    state.tally.taken++; // R8
+    state.open = Open{event.seq, event.at, field_uint(event, trace::id), type,
+                      field_uint(event, trace::from)};
+}
+
+void CounterConsistency::on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event) {
+    const std::string_view resolution = field_text(event, trace::resolution);
+    if (resolution == "discard") {
+        state.tally.discarded++; // R11
+    } else if (resolution == "failed") {
+        state.tally.failed++; // R18
+    } else {
+        state.tally.forwarded++; // R42: owned or registry
+    }
+    const std::uint64_t id = field_uint(event, trace::id);
+    if (!state.open.has_value()) {
+        report(event.at,
+               "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
+                   ", which it had not taken for routing",
+               {witness_of(event)});
+        return;
+    }
+    if (state.open->id != id) {
+        report(event.at,
+               "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
+                   " while it was routing message " + std::to_string(state.open->id),
+               {state.open->witness(pid), witness_of(event)});
+    }
+    state.open.reset();
+}
+
+void CounterConsistency::finish(sim::Instant end, bool idle) {
+    if (!idle) {
+        return;
+    }
+    for (const auto& [pid, state] : routers_) {
+        if (state.open.has_value()) {
+            report(end,
+                   "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +
+                       " for routing and never finished routing it",
+                   {state.open->witness(pid)});
+        }
+    }
+}
+
+RouterTally CounterConsistency::counters(std::uint64_t router) const {
+    auto found = routers_.find(router);
+    return found == routers_.end() ? RouterTally{} : found->second.tally;
+}
+
+bool CounterConsistency::check_inspection(std::uint64_t router, const runtime::Inspection& values,
+                                          sim::Instant at) {
+    const RouterTally tally = counters(router);
+    const std::array<std::pair<std::string_view, std::uint64_t>, 4> expected = {{
+        {"ergo:forwarded", tally.forwarded},
+        {"ergo:discarded", tally.discarded},
+        {"ergo:failed", tally.failed},
+        {"ergo:restarts", tally.restarts},
+    }};
+    std::string mismatches;
+    for (const auto& [key, value] : expected) {
+        auto found = values.find(std::string(key));
+        const std::string shown = found == values.end() ? "absent" : found->second;
+        if (shown != std::to_string(value)) {
+            mismatches += (mismatches.empty() ? "" : ", ") + std::string(key) + " is " + shown +
+                          " but the trace shows " + std::to_string(value);
+        }
+    }
+    if (mismatches.empty()) {
+        return true;
+    }
+    report(at, "router " + pid_text(router) + "'s Inspect counters disagree with its trace: " +
+                   mismatches,
+           {});
+    return false;
+}
+
+} // namespace routesim::properties

@@ -1,0 +1,171 @@
+// Monitors of the Router invariants of DESIGN.md: route_stability, key_affinity,
+// pending_exclusivity, atomic_init, counter_consistency and no_forward_to_disabled. They read
+// the router's trace (runtime/router.hpp) and the runtime's (runtime/trace_keys.hpp).
+// Part of properties/: uses runtime/ and sim/ only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "properties/monitor.hpp"
+#include "runtime/mailbox.hpp"
+#include "runtime/node.hpp"
+
+namespace routesim::properties {
+
+// Kept out of this header: route_tracker.hpp brings the route model, whose names must not
+// meet runtime_monitors.hpp's in one translation unit (both define a CallOutcome).
+class RouteTracker;
+
+/// The event a router whose rule hashes a message field emits right before the route event
+/// of that message: `route_key router key name` (scenario routers emit it; key_affinity
+/// reads it). `name` is the route the rule picked for the key.
+inline constexpr sim::TraceKey route_key{"route_key"};
+/// The route_key field holding the hashed field's value as compact JSON.
+inline constexpr sim::TraceKey route_key_field{"key"};
+
+/// Base of the monitors that follow route tables: feeds a RouteTracker and reports the
+/// findings of the checks the subclass owns.
+class RouteTableMonitor : public Monitor {
+public:
+    ~RouteTableMonitor() override;
+    void on_event(const sim::TraceEvent& event) final;
+    /// The reconstructed tables (for tests and reports).
+    const RouteTracker& tracker() const { return *tracker_; }
+
+protected:
+    /// `checks` is a RouteChecks bit set (route_tracker.hpp).
+    RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks);
+
+private:
+    std::unique_ptr<RouteTracker> tracker_;
+};
+
+/// route_stability: a message routed to route N reaches the current incarnation of N's worker
+/// (and the forward matches the route event); a restart keeps the route in its table slot and
+/// a worker is only ever recorded under one name (R22, R45).
+class RouteStability final : public RouteTableMonitor {
+public:
+    explicit RouteStability(runtime::Semantics semantics = runtime::Semantics::Documented);
+    std::string_view name() const override { return "route_stability"; }
+};
+
+/// pending_exclusivity: a route has at most one pending operation; every management result
+/// agrees with the route state model under the profile (on a pending route: Busy, or
+/// RouteDuplicate for add under upstream, and no change); pending ends only after the
+/// recorded worker's exit (R25–R27, R55).
+class PendingExclusivity final : public RouteTableMonitor {
+public:
+    explicit PendingExclusivity(runtime::Semantics semantics = runtime::Semantics::Documented);
+    std::string_view name() const override { return "pending_exclusivity"; }
+};
+
+/// no_forward_to_disabled: nothing is routed or forwarded to a route that is disabled or
+/// pending disable/remove (R14, R15).
+class NoForwardToDisabled final : public RouteTableMonitor {
+public:
+    explicit NoForwardToDisabled(runtime::Semantics semantics = runtime::Semantics::Documented);
+    std::string_view name() const override { return "no_forward_to_disabled"; }
+};
+
+/// key_affinity: under a hash rule with a fixed table one key maps to one route name for the
+/// whole run (per router), and the message is routed to the name the key picked.
+/// Memory: one entry per distinct (router, key).
+class KeyAffinity final : public Monitor {
+public:
+    std::string_view name() const override { return "key_affinity"; }
+    void on_event(const sim::TraceEvent& event) override;
+
+private:
+    struct Choice {
+        std::string name;
+        std::uint64_t seq = 0;
+        sim::Instant at;
+    };
+    struct Awaiting { // a route_key whose route event has not come yet
+        std::string key;
+        Choice choice;
+    };
+    static Witness key_witness(std::uint64_t router, const std::string& key, const Choice& choice);
+
+    std::unordered_map<std::string, Choice> chosen_; // router id + '/' + key; lookups only
+    std::map<std::uint64_t, Awaiting> awaiting_;     // by router pid id
+};
+
+/// atomic_init: a router whose Init fails leaves no live route worker behind: every worker it
+/// spawned during that Init exits by the end of an idle run (R6).
+class AtomicInit final : public Monitor {
+public:
+    std::string_view name() const override { return "atomic_init"; }
+    void on_event(const sim::TraceEvent& event) override;
+    void finish(sim::Instant end, bool idle) override;
+
+private:
+    struct Child {
+        std::uint64_t pid = 0;
+        std::string route; // from route_init; empty until known
+        Witness spawned;
+    };
+    struct Orphan {
+        std::uint64_t router = 0;
+        std::string route;
+        Witness spawned;
+        Witness failed;
+    };
+    std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
+    std::map<std::uint64_t, Orphan> orphans_;              // workers that must still exit
+};
+
+/// What the trace shows of one router's routing, to compare with its counters (R42).
+struct RouterTally {
+    std::uint64_t taken = 0;         ///< Normal-priority messages and calls taken (R8)
+    std::uint64_t forwarded = 0;     ///< route events: owned or registry
+    std::uint64_t discarded = 0;     ///< route events: discard
+    std::uint64_t failed = 0;        ///< route events: failed
+    std::uint64_t restarts = 0;      ///< route_restart events
+    std::uint64_t lost_in_crash = 0; ///< taken, then the router ended before routing it
+    bool operator==(const RouterTally& other) const = default;
+};
+
+/// counter_consistency: forwarded + discarded + failed equals the Normal-priority messages a
+/// router took and finished routing; a taken message without a route event is allowed only
+/// when the router ends before its next take (it crashed in that step). Inspect values can be
+/// compared with the tally through check_inspection().
+class CounterConsistency final : public Monitor {
+public:
+    std::string_view name() const override { return "counter_consistency"; }
+    void on_event(const sim::TraceEvent& event) override;
+    void finish(sim::Instant end, bool idle) override;
+    /// The trace's tally for a router (zeros for an unknown pid).
+    RouterTally counters(std::uint64_t router) const;
+    /// Compares a router's Inspect map (ergo:forwarded, ergo:discarded, ergo:failed,
+    /// ergo:restarts, R40) with the tally; on a mismatch records a violation at `at` and
+    /// returns false. Call it between steps.
+    bool check_inspection(std::uint64_t router, const runtime::Inspection& values, sim::Instant at);
+
+private:
+    struct Open { // the message being routed, rendered only for witnesses
+        std::uint64_t seq = 0;
+        sim::Instant at;
+        std::uint64_t id = 0;
+        std::uint64_t type = 0;
+        std::uint64_t from = 0;
+        Witness witness(std::uint64_t router) const;
+    };
+    struct State {
+        RouterTally tally;
+        std::optional<Open> open;
+        bool exited = false;
+    };
+    void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+    void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+
+    std::map<std::uint64_t, State> routers_; // by router pid id
+};
+
+} // namespace routesim::properties

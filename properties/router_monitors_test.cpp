@@ -1,0 +1,486 @@
+// Goal: each Router monitor holds on real runs and reports the exact violation, with its
+// witnesses, on a hand-built or mutated trace: a forward to a disabled route, a stale worker,
+// a moved slot, a second pending operation, a wrong management result, a pending state that
+// ends before its worker exits, a worker left alive after a failed Init, a counter mismatch
+// and a key mapped to two routes.
+// Method: real routers (runtime/router_testing.hpp, router_rig.hpp) with the monitors
+// attached or their recorded trace replayed (as recorded, or with one event changed or
+// removed); hand-built traces emitted onto a bare bus (monitor_testing.hpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "properties/monitor_testing.hpp"
+#include "properties/monitors.hpp"
+#include "properties/route_tracker.hpp"
+#include "properties/router_monitors.hpp"
+#include "runtime/router_rig.hpp"
+
+namespace routesim::properties {
+namespace {
+
+using runtime::Atom;
+using runtime::PID;
+using runtime::Semantics;
+using runtime::testing::Fixture;
+using runtime::testing::LambdaRouter;
+using runtime::testing::Rig;
+using runtime::testing::To;
+using testing::HandTrace;
+using U = std::uint64_t;
+
+constexpr U main_queue = 2;
+constexpr U regular = 0;
+
+// One monitor on a hand-built trace.
+template <typename M>
+struct Hand {
+    HandTrace trace;
+    M monitor;
+    Hand() { trace.bus.add_sink(monitor); }
+    ~Hand() { trace.bus.remove_sink(monitor); }
+    // A router <1> with route "a" (worker <2>) and "b" (worker <3>).
+    void router_with_two_routes() {
+        trace.spawn(1, 0, "Router");
+        trace.spawn(2, 1);
+        trace.route_init(1, "a", 2);
+        trace.spawn(3, 1);
+        trace.route_init(1, "b", 3);
+    }
+};
+
+std::vector<std::string> witness_texts(const Violation& violation) {
+    std::vector<std::string> texts;
+    for (const Witness& witness : violation.witnesses) {
+        texts.push_back(witness.text);
+    }
+    return texts;
+}
+
+// -- no_forward_to_disabled ---------------------------------------------------------------
+
+TEST(NoForwardToDisabledMonitor, CatchesAForwardToARoutePendingDisable) {
+    Hand<NoForwardToDisabled> h;
+    h.router_with_two_routes();
+    h.trace.route_pending(1, "a", "running", "pending_disable", 2);
+    h.trace.route_admin(1, "disable", "a", "ok");
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.forward(10, 1, 2, 5);
+    h.trace.route(1, 10, "a", "owned", 2);
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    const Violation& violation = h.monitor.violations()[0];
+    EXPECT_EQ(violation.explanation, "router <1> forwarded message 10 to <2>, the worker of route "
+                                     "\"a\", while the route is being disabled (pending_disable)");
+    EXPECT_EQ(witness_texts(violation),
+              (std::vector<std::string>{
+                  "route_pending router=1 name=a from_state=running to_state=pending_disable worker=2",
+                  "forward id=10 by=1 to=2 from=5 queue=2"}));
+}
+
+TEST(NoForwardToDisabledMonitor, CatchesARoutingToADisabledRoute) {
+    Hand<NoForwardToDisabled> h;
+    h.router_with_two_routes();
+    h.trace.route_pending(1, "b", "running", "pending_remove", 3);
+    h.trace.route_admin(1, "remove", "b", "ok");
+    h.trace.exit(2);
+    h.trace.take(1, 4, 0, 3, 2); // the exit of "a"'s worker: an eager restart fails (Dead)
+    h.trace.route_admin(1, "disable", "a", "ok");
+    h.trace.take(1, 11, main_queue, regular, 5);
+    h.trace.route(1, 11, "a", "owned", 0);
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> routed message 11 to route \"a\" while the route is disabled");
+    EXPECT_EQ(h.monitor.violations()[0].witnesses.back().text,
+              "route router=1 id=11 name=a resolution=owned worker=0");
+}
+
+TEST(NoForwardToDisabledMonitor, HoldsWhileAPendingReplaceStillFeedsTheOldWorker) {
+    Rig rig(Semantics::Upstream);
+    NoForwardToDisabled monitor(Semantics::Upstream);
+    testing::replay(rig.f.memory.records(), monitor);
+    rig.f.world.trace().add_sink(monitor);
+    runtime::testing::enter(rig, runtime::testing::Start::PendingReplace);
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "to the old worker"})); // R16
+    rig.f.run();
+    ASSERT_TRUE(rig.inside([](LambdaRouter& r) { return r.disable_route(Atom("a")); }));
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "refused"})); // R14: ErrDisabled
+    rig.f.run();
+    rig.f.world.trace().remove_sink(monitor);
+    EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
+    EXPECT_EQ(rig.router->counters().failed, 1U);
+    EXPECT_EQ(rig.router->counters().forwarded, 1U);
+    EXPECT_EQ(route_state_name(monitor.tracker().state(rig.pid.id, "a")), "disabled");
+}
+
+// -- route_stability ----------------------------------------------------------------------
+
+TEST(RouteStabilityMonitor, CatchesALateDeliveryToARestartedWorker) {
+    Hand<RouteStability> h;
+    h.router_with_two_routes();
+    h.trace.exit(2);
+    h.trace.take(1, 4, 0, 3, 2);
+    h.trace.spawn(7, 1);
+    h.trace.route_restart(1, "a", "eager", 7, 0);
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.forward(10, 1, 2, 5); // to the old incarnation
+    h.trace.route(1, 10, "a", "owned", 2);
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    const Violation& violation = h.monitor.violations()[0];
+    EXPECT_EQ(violation.explanation, "router <1> routed message 10 to route \"a\" and delivered it "
+                                     "to <2>, which is not the route's current worker <7>");
+    EXPECT_EQ(witness_texts(violation),
+              (std::vector<std::string>{
+                  "route_restart router=1 name=a restart=eager worker=7 slot=0",
+                  "forward id=10 by=1 to=2 from=5 queue=2",
+                  "route router=1 id=10 name=a resolution=owned worker=2"}));
+}
+
+TEST(RouteStabilityMonitor, CatchesAForwardThatMissesTheRoutedWorker) {
+    Hand<RouteStability> h;
+    h.router_with_two_routes();
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.forward(10, 1, 3, 5);
+    h.trace.route(1, 10, "a", "owned", 2);
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> routed message 10 to route \"a\" (worker <2>) but forwarded it to <3>");
+}
+
+TEST(RouteStabilityMonitor, CatchesARestartThatMovesTheRouteOrSharesAWorker) {
+    Hand<RouteStability> h;
+    h.router_with_two_routes();
+    h.trace.exit(3);
+    h.trace.take(1, 4, 0, 3, 3);
+    h.trace.spawn(8, 1);
+    h.trace.route_restart(1, "b", "eager", 8, 0);
+    h.trace.route_restart(1, "b", "lazy", 2, 1);
+    const auto& violations = h.monitor.violations();
+    ASSERT_EQ(violations.size(), 2U);
+    EXPECT_EQ(violations[0].explanation, "router <1> restarted route \"b\" in slot 0, but the "
+                                         "route holds slot 1 (a restart keeps the route's place)");
+    EXPECT_EQ(violations[1].explanation,
+              "router <1> recorded worker <2> for route \"b\", but it is already the worker of "
+              "route \"a\" (a restart must stay under its own name)");
+}
+
+TEST(RouteStabilityMonitor, HoldsAcrossEagerAndLazyRestarts) {
+    Rig rig(Semantics::Documented, {"a", "b"});
+    RouteStability monitor;
+    testing::replay(rig.f.memory.records(), monitor);
+    rig.f.world.trace().add_sink(monitor);
+    const PID first = rig.worker("b");
+    ASSERT_TRUE(rig.f.node.kill(first));
+    rig.f.run(); // eager restart of "b" (R22)
+    rig.refuse = true;
+    ASSERT_TRUE(rig.f.node.kill(rig.worker("a")));
+    rig.f.run(); // the eager respawn fails: "a" is Dead (R23)
+    rig.refuse = false;
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "lazy"})); // R13
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("b"), "b"}));
+    rig.f.run();
+    rig.f.world.trace().remove_sink(monitor);
+    EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
+    EXPECT_EQ(rig.router->counters().restarts, 2U);
+    EXPECT_EQ(monitor.tracker().route_names(rig.pid.id), (std::vector<std::string>{"a", "b"}));
+    EXPECT_NE(monitor.tracker().worker(rig.pid.id, "b"), first.id);
+}
+
+// -- pending_exclusivity ------------------------------------------------------------------
+
+TEST(PendingExclusivityMonitor, CatchesASecondPendingOperation) {
+    Hand<PendingExclusivity> h;
+    h.router_with_two_routes();
+    h.trace.route_pending(1, "a", "running", "pending_disable", 2);
+    h.trace.route_admin(1, "disable", "a", "ok");
+    h.trace.route_pending(1, "a", "running", "pending_remove", 2);
+    h.trace.route_admin(1, "remove", "a", "ok");
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    const Violation& violation = h.monitor.violations()[0];
+    EXPECT_EQ(violation.explanation,
+              "router <1> started a second pending operation (pending_remove) on route \"a\" "
+              "while pending_disable had not ended; a route has at most one");
+    EXPECT_EQ(violation.witnesses.size(), 2U);
+}
+
+TEST(PendingExclusivityMonitor, CatchesAPendingStateThatEndsBeforeTheWorkerExits) {
+    Hand<PendingExclusivity> h;
+    h.router_with_two_routes();
+    h.trace.route_pending(1, "a", "running", "pending_disable", 2);
+    h.trace.route_admin(1, "disable", "a", "ok");
+    h.trace.route_pending(1, "a", "pending_disable", "disabled", 0);
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> ended the pending_disable of route \"a\" (now disabled) before its "
+              "worker <2> exited; pending ends only on the worker's exit");
+}
+
+// A real documented-profile trace: "a" pending disable, then remove_route("a") → Busy and
+// add_route("a") → Busy (profile point 1).
+std::deque<sim::TraceRecord> pending_then_calls(PID& router) {
+    Rig rig(Semantics::Documented);
+    runtime::testing::enter(rig, runtime::testing::Start::PendingDisable);
+    const runtime::Factory spec = rig.v2();
+    EXPECT_EQ(runtime::testing::outcome(
+                  rig.inside([](LambdaRouter& r) { return r.remove_route(Atom("a")); })),
+              "gen.ErrBusy");
+    EXPECT_EQ(runtime::testing::outcome(rig.inside([spec](LambdaRouter& r) {
+                  return r.add_route(runtime::act::Route{Atom("a"), spec, {}});
+              })),
+              "gen.ErrBusy");
+    rig.f.run();
+    router = rig.pid;
+    return rig.f.memory.records();
+}
+
+TEST(PendingExclusivityMonitor, HoldsOnARealTraceOfCallsOnAPendingRoute) {
+    PID router;
+    const std::deque<sim::TraceRecord> records = pending_then_calls(router);
+    PendingExclusivity monitor(Semantics::Documented);
+    testing::replay(records, monitor);
+    EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
+    EXPECT_EQ(route_state_name(monitor.tracker().state(router.id, "a")), "disabled");
+}
+
+TEST(PendingExclusivityMonitor, CatchesAWrongManagementResult) {
+    PID router;
+    std::deque<sim::TraceRecord> records = pending_then_calls(router);
+    const std::size_t remove = testing::find_record(records, "route_admin", [](const auto& record) {
+        return record.text("op") == "remove";
+    });
+    testing::set_field(records[remove], "result", std::string("ok"));
+    PendingExclusivity monitor(Semantics::Documented);
+    testing::replay(records, monitor);
+    ASSERT_EQ(monitor.violations().size(), 1U);
+    const Violation& violation = monitor.violations()[0];
+    EXPECT_EQ(violation.explanation,
+              "router " + pid_text(router.id) + ": remove_route(\"a\") returned ok, but route "
+              "\"a\" was being disabled (pending_disable), where the documented profile answers "
+              "gen.ErrBusy (a management call on a pending route changes nothing)");
+    ASSERT_EQ(violation.witnesses.size(), 2U);
+    EXPECT_EQ(violation.witnesses[0].text.substr(0, 13), "route_pending");
+    EXPECT_EQ(violation.witnesses[1].text, "route_admin router=" + std::to_string(router.id) +
+                                               " op=remove name=a result=ok");
+}
+
+TEST(PendingExclusivityMonitor, ChecksResultsAgainstTheRunsProfile) {
+    PID router;
+    const std::deque<sim::TraceRecord> records = pending_then_calls(router);
+    PendingExclusivity monitor(Semantics::Upstream); // R26: upstream answers RouteDuplicate
+    testing::replay(records, monitor);
+    ASSERT_EQ(monitor.violations().size(), 1U);
+    EXPECT_EQ(monitor.violations()[0].explanation,
+              "router " + pid_text(router.id) + ": add_route(\"a\") returned gen.ErrBusy, but "
+              "route \"a\" was being disabled (pending_disable), where the upstream profile "
+              "answers act.ErrRouteDuplicate (a management call on a pending route changes "
+              "nothing)");
+}
+
+// -- atomic_init --------------------------------------------------------------------------
+
+// A real run: a router whose third route's worker fails its Init (R6).
+std::deque<sim::TraceRecord> failed_init(PID& router, std::vector<PID>& workers) {
+    Fixture f;
+    runtime::testing::Seen seen;
+    const bool refuse = true;
+    const auto factory = runtime::testing::router_factory([&seen, &refuse](LambdaRouter& r) {
+        r.options = runtime::testing::routes_of(
+            {{"a", runtime::testing::recording_worker(seen)},
+             {"b", runtime::testing::recording_worker(seen)},
+             {"c", runtime::testing::gated_worker(seen, &refuse)}});
+    });
+    EXPECT_FALSE(f.node.spawn(factory, {}, {}).has_value());
+    f.run();
+    router = PID{};
+    for (const sim::TraceRecord& record : f.events("spawn")) {
+        if (record.text("kind") == "Router") {
+            router.id = static_cast<U>(record.number("pid"));
+        } else {
+            workers.push_back(PID{Atom(), static_cast<U>(record.number("pid")), 0});
+        }
+    }
+    EXPECT_EQ(f.node.process_count(), 0U);
+    return f.memory.records();
+}
+
+TEST(AtomicInitMonitor, HoldsWhenAFailedInitStopsItsWorkers) {
+    PID router;
+    std::vector<PID> workers;
+    const std::deque<sim::TraceRecord> records = failed_init(router, workers);
+    ASSERT_EQ(workers.size(), 3U);
+    AtomicInit monitor;
+    testing::replay(records, monitor);
+    monitor.finish(records.back().at, true);
+    EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
+}
+
+TEST(AtomicInitMonitor, CatchesAWorkerLeftAliveAfterAFailedInit) {
+    PID router;
+    std::vector<PID> workers;
+    std::deque<sim::TraceRecord> records = failed_init(router, workers);
+    const U first = workers[0].id;
+    records.erase(records.begin() +
+                  static_cast<std::ptrdiff_t>(testing::find_record(records, "exit", [first](const auto& r) {
+                      return r.number("pid") == static_cast<std::int64_t>(first);
+                  })));
+    AtomicInit monitor;
+    testing::replay(records, monitor);
+    monitor.finish(records.back().at, true);
+    ASSERT_EQ(monitor.violations().size(), 1U);
+    const Violation& violation = monitor.violations()[0];
+    EXPECT_EQ(violation.explanation,
+              "router " + pid_text(router.id) + " failed its Init, but the worker of route \"a\" " +
+                  pid_text(first) + " it spawned during that Init is still alive at the end of the run");
+    ASSERT_EQ(violation.witnesses.size(), 2U);
+    EXPECT_EQ(violation.witnesses[0].text.substr(0, 5), "spawn");
+    EXPECT_EQ(violation.witnesses[1].text.substr(0, 12), "spawn_failed");
+}
+
+// -- counter_consistency ------------------------------------------------------------------
+
+TEST(CounterConsistencyMonitor, TallyMatchesInspectOnARealRun) {
+    Rig rig(Semantics::Documented, {"a", "b"});
+    CounterConsistency monitor;
+    testing::replay(rig.f.memory.records(), monitor);
+    rig.f.world.trace().add_sink(monitor);
+    runtime::testing::CallLog log;
+    const PID caller = runtime::testing::spawn_caller(rig.f, rig.pid, log);
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "1"}));
+    ASSERT_TRUE(rig.f.node.send(caller, To{Atom("b"), "2"}));
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("zz"), "3"}));                  // R18
+    ASSERT_TRUE(rig.f.node.send(rig.pid, runtime::testing::Text{"discarded"})); // R11
+    ASSERT_TRUE(rig.f.node.kill(rig.worker("a")));
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "4"})); // R45 retry
+    rig.f.run();
+    const runtime::Inspection values = rig.f.node.inspect(rig.pid).value();
+    EXPECT_TRUE(monitor.check_inspection(rig.pid.id, values, rig.f.world.now()));
+    rig.f.world.trace().remove_sink(monitor);
+    const RouterTally tally = monitor.counters(rig.pid.id);
+    EXPECT_EQ(tally, (RouterTally{.taken = 5, .forwarded = 3, .discarded = 1, .failed = 1,
+                                  .restarts = 1, .lost_in_crash = 0}));
+    EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
+}
+
+TEST(CounterConsistencyMonitor, CatchesATakeThatIsNeverRouted) {
+    Hand<CounterConsistency> h;
+    h.trace.spawn(1, 0, "Router");
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.take(1, 11, main_queue, regular, 5);
+    h.trace.route(1, 11, "a", "owned", 2);
+    h.trace.take(1, 12, main_queue, regular, 5);
+    h.trace.exit(1); // crashed while routing 12: allowed
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> took message 10 for routing but never finished routing it (no route "
+              "event) and did not crash before taking message 11");
+    EXPECT_EQ(h.monitor.violations()[0].witnesses[0].text,
+              "take pid=1 id=10 queue=2 type=0 from=5");
+    EXPECT_EQ(h.monitor.counters(1).lost_in_crash, 1U);
+}
+
+TEST(CounterConsistencyMonitor, CatchesInspectCountersThatDisagreeWithTheTrace) {
+    Hand<CounterConsistency> h;
+    h.trace.spawn(1, 0, "Router");
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.route(1, 10, "a", "owned", 2);
+    const runtime::Inspection values = {{"ergo:forwarded", "2"}, {"ergo:discarded", "0"},
+                                        {"ergo:failed", "0"},    {"ergo:restarts", "0"}};
+    EXPECT_FALSE(h.monitor.check_inspection(1, values, sim::Instant::from_ns(7)));
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1>'s Inspect counters disagree with its trace: ergo:forwarded is 2 but "
+              "the trace shows 1");
+}
+
+// -- key_affinity -------------------------------------------------------------------------
+
+// A router with a hash rule over three routes: the route of a Text is "r<fnv(value) % 3>".
+runtime::Factory hash_router(runtime::testing::Seen& seen, std::vector<std::string> moved = {}) {
+    return runtime::testing::router_factory([&seen, moved](LambdaRouter& r) {
+        r.options = runtime::testing::routes_of({{"r0", runtime::testing::recording_worker(seen)},
+                                                 {"r1", runtime::testing::recording_worker(seen)},
+                                                 {"r2", runtime::testing::recording_worker(seen)}});
+        r.on_route_message = [moved](LambdaRouter& self, const PID&, const runtime::Message& m) {
+            const std::string key = "\"" + m.get<runtime::testing::Text>()->value + "\"";
+            U slot = sim::fnv1a64(key) % 3;
+            slot += std::count(moved.begin(), moved.end(), key) > 0 && self.counters().forwarded > 3
+                        ? 1U
+                        : 0U; // a broken rule: the key moves once the table is warm
+            const Atom name("r" + std::to_string(slot % 3));
+            self.process().node().world().emit(
+                route_key, {{runtime::trace::router, self.self().id},
+                            {route_key_field, key},
+                            {runtime::trace::name, runtime::trace::atom_value(name)}});
+            return name;
+        };
+    });
+}
+
+TEST(KeyAffinityMonitor, HoldsForAHashRouter) {
+    Fixture f;
+    KeyAffinity monitor;
+    f.world.trace().add_sink(monitor);
+    runtime::testing::Seen seen;
+    const PID router = f.node.spawn(hash_router(seen), {}, {}).value();
+    for (int round = 0; round < 3; round++) {
+        for (const char* key : {"alpha", "beta", "gamma", "delta"}) {
+            ASSERT_TRUE(f.node.send(router, runtime::testing::Text{key}));
+        }
+    }
+    f.run();
+    f.world.trace().remove_sink(monitor);
+    EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
+    EXPECT_EQ(f.events("route_key").size(), 12U);
+}
+
+TEST(KeyAffinityMonitor, CatchesAKeyMappedToTwoRoutes) {
+    Fixture f;
+    KeyAffinity monitor;
+    f.world.trace().add_sink(monitor);
+    runtime::testing::Seen seen;
+    const PID router = f.node.spawn(hash_router(seen, {"\"beta\""}), {}, {}).value();
+    for (int round = 0; round < 2; round++) {
+        for (const char* key : {"alpha", "beta", "gamma"}) {
+            ASSERT_TRUE(f.node.send(router, runtime::testing::Text{key}));
+        }
+    }
+    f.run();
+    f.world.trace().remove_sink(monitor);
+    const std::string first = "r" + std::to_string(sim::fnv1a64("\"beta\"") % 3);
+    const std::string second = "r" + std::to_string((sim::fnv1a64("\"beta\"") + 1) % 3);
+    ASSERT_EQ(monitor.violations().size(), 1U);
+    const Violation& violation = monitor.violations()[0];
+    EXPECT_EQ(violation.explanation, "router " + pid_text(router.id) + " sent key \"beta\" to route \"" +
+                                         second + "\", but earlier sent the same key to route \"" +
+                                         first + "\" (one key maps to one route for the run)");
+    EXPECT_EQ(witness_texts(violation),
+              (std::vector<std::string>{
+                  "route_key router=" + std::to_string(router.id) + " key=\"beta\" name=" + first,
+                  "route_key router=" + std::to_string(router.id) + " key=\"beta\" name=" + second}));
+}
+
+TEST(KeyAffinityMonitor, CatchesAMessageRoutedAwayFromItsKeysRoute) {
+    Hand<KeyAffinity> h;
+    h.trace.emit(route_key, {{runtime::trace::router, U{1}}, {route_key_field, "7"},
+                             {runtime::trace::name, "r1"}});
+    h.trace.route(1, 10, "r2", "owned", 3);
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> picked route \"r1\" for key 7 but routed message 10 to \"r2\"");
+}
+
+// -- the factory --------------------------------------------------------------------------
+
+TEST(MonitorFactory, MakesEveryNamedMonitor) {
+    const std::vector<std::string_view> names = monitor_names();
+    EXPECT_EQ(names.size(), 11U);
+    for (std::string_view name : names) {
+        const std::unique_ptr<Monitor> monitor = make_monitor(name, MonitorOptions{});
+        ASSERT_NE(monitor, nullptr) << name;
+        EXPECT_EQ(monitor->name(), name);
+    }
+    EXPECT_EQ(make_monitor("determinism", MonitorOptions{}), nullptr);
+}
+
+} // namespace
+} // namespace routesim::properties

@@ -1,0 +1,224 @@
+// The HTML report page: document skeleton, style, header, the violation box, the topology
+// picture and the timeline. The tables live in html_sections.cpp.
+// Part of reports/: uses the graph model, the collector's facts and scenarios/runner.hpp.
+#include "reports/html.hpp"
+
+#include <set>
+
+#include "reports/detail/html_text.hpp"
+#include "reports/export.hpp"
+#include "reports/timeline.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::reports {
+namespace {
+
+using detail::cell;
+using detail::escape;
+
+constexpr std::string_view style_sheet = R"css(
+:root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --soft: #f6f8fa; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: #ffffff;
+       font: 14px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
+main { max-width: 1240px; margin: 0 auto; padding: 18px 28px 48px; }
+h1 { font-size: 24px; margin: 4px 0 2px; }
+h2 { font-size: 18px; margin: 0 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 15px; margin: 14px 0 4px; }
+section { margin-top: 26px; }
+nav { margin: 10px 0 0; font-size: 13px; }
+nav a { margin-right: 14px; color: #0969da; text-decoration: none; }
+.description { color: var(--muted); margin: 0 0 8px; max-width: 900px; }
+.chips span { display: inline-block; margin: 2px 6px 2px 0; padding: 1px 8px; border-radius: 10px;
+              background: var(--soft); border: 1px solid var(--line); font-size: 12px; }
+.verdict { display: inline-block; padding: 2px 12px; border-radius: 12px; font-weight: 700;
+           font-size: 14px; vertical-align: 4px; margin-left: 10px; }
+.pass { background: #dafbe1; color: #116329; }
+.fail { background: #ffebe9; color: #a40e26; }
+.alert { border: 2px solid #cf222e; background: #fff5f5; border-radius: 8px; padding: 10px 16px;
+         margin-top: 18px; }
+.alert h2 { color: #a40e26; border-bottom-color: #f5c2c7; }
+.alert .explanation { font-weight: 600; }
+table { border-collapse: collapse; margin: 6px 0 10px; font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: 3px 9px; text-align: left; vertical-align: top; }
+th { background: var(--soft); font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.event, code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+                 font-size: 12px; }
+.running, .ok, .holds, .alive { color: #116329; font-weight: 600; }
+.dead, .bad, .violated { color: #a40e26; font-weight: 600; }
+.pending { color: #9a6700; font-weight: 600; }
+.disabled, .unchecked, .muted { color: var(--muted); }
+.picture { overflow: auto; border: 1px solid var(--line); border-radius: 6px; padding: 8px;
+           background: #ffffff; }
+.picture svg { max-width: 100%; height: auto; }
+.note { border: 1px dashed #d4a000; background: #fffbea; padding: 8px 12px; border-radius: 6px; }
+.legend { font-size: 12px; color: var(--muted); margin: 6px 0; }
+.legend span { display: inline-block; margin-right: 14px; }
+.swatch { display: inline-block; width: 12px; height: 12px; border: 1.5px solid; border-radius: 2px;
+          vertical-align: -2px; margin-right: 4px; }
+.scroll { overflow: auto; max-height: 760px; border: 1px solid var(--line); border-radius: 6px; }
+pre { background: var(--soft); padding: 8px 10px; overflow: auto; font-size: 12px; }
+details summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+.grid { display: flex; flex-wrap: wrap; gap: 8px 28px; align-items: flex-start; }
+footer { margin-top: 34px; color: var(--muted); font-size: 12px; }
+footer a { color: #0969da; }
+)css";
+
+std::string header(const ReportPage& page) {
+    const scenarios::Scenario& scenario = *page.scenario;
+    const scenarios::RunResult& result = *page.result;
+    // A reproducer's violation fails the page even when no required invariant names it.
+    const bool passed = result.passed() && result.violations.empty();
+    std::string out = "<header><h1>" + escape(scenario.name) + "<span class=\"verdict " +
+                      (passed ? "pass" : "fail") + "\">" + (passed ? "PASS" : "FAIL") +
+                      "</span></h1>";
+    if (!scenario.description.empty()) {
+        out += "<p class=\"description\">" + escape(scenario.description) + "</p>";
+    }
+    out += "<div class=\"chips\"><span>seed " + std::to_string(result.seed) +
+           "</span><span>trace-hash " + sim::format_hash(result.trace_hash) + "</span><span>" +
+           escape(sim::policy_name(result.scheduler)) + " scheduler</span><span>" +
+           escape(scenarios::spelling(result.semantics)) + " semantics</span><span>stopped (" +
+           escape(sim::stop_reason_name(result.outcome.reason)) + ") at " +
+           escape(sim::format_instant(result.outcome.end)) + "</span><span>" +
+           std::to_string(result.outcome.events) + " events</span><span>" +
+           std::to_string(result.decisions.size()) + " scheduling decisions</span></div>";
+    out += "<nav><a href=\"#topology\">Topology</a><a href=\"#routers\">Routing tables</a>"
+           "<a href=\"#traffic\">Messages per route</a><a href=\"#counters\">Counters and "
+           "ledger</a><a href=\"#verdicts\">Invariants and expectations</a><a "
+           "href=\"#timeline\">Timeline</a></nav></header>";
+    return out;
+}
+
+std::string witness_table(const properties::Violation& violation) {
+    if (violation.witnesses.empty()) {
+        return "<p class=\"muted\">No witness events were recorded.</p>";
+    }
+    std::string out = "<table><tr><th>seq</th><th>time</th><th>witness event</th></tr>";
+    for (const properties::Witness& witness : violation.witnesses) {
+        out += "<tr><td class=\"num\">" + std::to_string(witness.seq) + "</td>" +
+               cell(sim::format_instant(witness.at)) + cell(witness.text, "event") + "</tr>";
+    }
+    return out + "</table>";
+}
+
+// The box at the top: violations with their witnesses, failed expectations, limits.
+std::string alert(const ReportPage& page) {
+    const scenarios::RunResult& result = *page.result;
+    std::string body;
+    for (const properties::Violation& violation : result.violations) {
+        body += "<h3>Invariant violated: <code>" + escape(violation.invariant) + "</code> at " +
+                escape(sim::format_instant(violation.at)) + "</h3><p class=\"explanation\">" +
+                escape(violation.explanation) + "</p>" + witness_table(violation);
+    }
+    std::string failed;
+    for (const scenarios::Check& check : result.checks) {
+        if (!check.ok) {
+            failed += "<tr>" + cell(check.what) + cell(check.expected) + cell(check.actual, "bad") +
+                      cell(sim::format_instant(check.at)) + cell(check.pointer, "event") + "</tr>";
+        }
+    }
+    if (!failed.empty()) {
+        body += "<h3>Expectations that do not hold</h3><table><tr><th>what</th><th>expected</th>"
+                "<th>actual</th><th>at</th><th>pointer</th></tr>" + failed + "</table>";
+    }
+    const auto reason = result.outcome.reason;
+    if (reason == sim::StopReason::EventLimit || reason == sim::StopReason::TimeLimit) {
+        body += "<h3>Limit reached: " + escape(sim::stop_reason_name(reason)) + "</h3>";
+    }
+    if (!result.root_failure.empty()) {
+        body += "<h3>The topology root did not start</h3><p>" + escape(result.root_failure) + "</p>";
+    }
+    if (body.empty()) {
+        return "";
+    }
+    return "<section class=\"alert\" id=\"violation\"><h2>This run failed</h2>" + body +
+           "<p class=\"muted\">Replay it with <code>routesim run " + escape(page.source) +
+           " --seed " + std::to_string(result.seed) +
+           "</code>; witness events are highlighted in the <a href=\"#timeline\">timeline</a>."
+           "</p></section>";
+}
+
+std::string legend() {
+    std::string out = "<div class=\"legend\">";
+    for (const VertexKind kind : {VertexKind::Router, VertexKind::Supervisor, VertexKind::Pool,
+                                  VertexKind::Actor, VertexKind::Client}) {
+        const KindStyle style = kind_style(kind);
+        out += "<span><i class=\"swatch\" style=\"background:" + std::string(style.fill) +
+               ";border-color:" + std::string(style.stroke) + "\"></i>" +
+               std::string(vertex_kind_name(kind)) + "</span>";
+    }
+    out += "<span><i class=\"swatch\" style=\"background:#e4e4e4;border-color:#8a8a8a;"
+           "border-style:dashed\"></i>dead / never started</span>";
+    out += "<span>dashed arrows: routing (orange: owned route, blue: via registry)</span>"
+           "<span>solid: supervision, pool workers (green), clients (purple)</span></div>";
+    return out;
+}
+
+std::string topology_section(const ReportPage& page) {
+    std::string out = "<section id=\"topology\"><h2>Topology</h2>";
+    if (!page.topology_svg.empty()) {
+        out += "<div class=\"picture\">" + page.topology_svg + "</div>";
+    } else {
+        out += "<p class=\"note\"><strong>No topology picture.</strong> " +
+               escape(page.topology_note) +
+               " The graph is below as Mermaid text and in topology.dot.</p>";
+    }
+    out += legend();
+    out += "<details><summary>Mermaid source (topology.mmd)</summary><pre>" +
+           escape(page.mermaid) + "</pre></details></section>";
+    return out;
+}
+
+std::string timeline_section(const ReportPage& page) {
+    std::set<std::uint64_t> witnesses;
+    for (const properties::Violation& violation : page.result->violations) {
+        for (const properties::Witness& witness : violation.witnesses) {
+            witnesses.insert(witness.seq);
+        }
+    }
+    TimelineOptions options;
+    options.rows_max = page.timeline_rows;
+    options.highlight = witnesses;
+    options.first_seq = timeline_start(*page.facts, witnesses, options.rows_max);
+    std::string out = "<section id=\"timeline\"><h2>Timeline</h2><p class=\"legend\">Up to " +
+                      std::to_string(options.rows_max) + " events from #" +
+                      std::to_string(options.first_seq) + " of " +
+                      std::to_string(page.facts->events) +
+                      ". Blue arrows: sends (to the take); orange dashed: forwards; dots: "
+                      "messages taken; red crosses: faults and abnormal exits; orange diamonds: "
+                      "restarts; yellow bars: pending windows; red rows: witness events. The "
+                      "whole run is in trace.json (open it in Perfetto).</p>";
+    out += "<div class=\"scroll\">" + timeline_svg(*page.facts, page.labels, options) + "</div>";
+    return out + "</section>";
+}
+
+} // namespace
+
+std::string render_html(const ReportPage& page) {
+    RS_ASSERT(page.scenario != nullptr && page.result != nullptr);
+    RS_ASSERT(page.facts != nullptr && page.graph != nullptr);
+    std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                      "<title>" + escape(page.scenario->name) + " \xE2\x80\x94 routesim report"
+                      "</title><style>" + std::string(style_sheet) + "</style></head><body><main>";
+    out += header(page);
+    out += alert(page);
+    out += topology_section(page);
+    out += detail::routers_section(page);
+    out += detail::route_bars_section(page);
+    out += detail::counters_section(page);
+    out += detail::verdicts_section(page);
+    out += timeline_section(page);
+    out += "<footer>Files beside this page: ";
+    if (!page.topology_svg.empty()) {
+        out += "<a href=\"topology.svg\">topology.svg</a>, ";
+    }
+    out += "<a href=\"topology.dot\">topology.dot</a>, <a href=\"topology.mmd\">topology.mmd</a>, "
+           "<a href=\"trace.json\">trace.json</a> (Chrome trace events).</footer>";
+    out += "</main></body></html>\n";
+    return out;
+}
+
+} // namespace routesim::reports

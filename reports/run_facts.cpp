@@ -1,0 +1,290 @@
+// The trace collector of the reports and the pid -> topology path reconstruction.
+// Part of reports/: uses scenarios/, properties/, runtime/ and sim/.
+#include "reports/run_facts.hpp"
+
+#include <string_view>
+
+#include "properties/monitor.hpp"
+#include "runtime/pool.hpp"
+#include "runtime/router.hpp"
+#include "runtime/supervisor.hpp"
+#include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::reports {
+namespace {
+
+namespace trace = runtime::trace;
+using properties::field_text;
+using properties::field_uint;
+using properties::is_kind;
+
+// The scenario runner's injected kill (scenarios/detail/run_state.cpp); not a runtime key.
+const sim::TraceKey fault_kill_key{"fault_kill"};
+
+bool is_pending_state(std::string_view state) {
+    return state.starts_with("pending_");
+}
+
+} // namespace
+
+bool is_normal_exit(std::string_view reason) {
+    for (const std::string_view normal : {std::string_view("normal"), std::string_view("shutdown")}) {
+        if (reason == normal) {
+            return true;
+        }
+        if (reason.ends_with(normal) && reason.size() > normal.size() + 2 &&
+            reason.substr(reason.size() - normal.size() - 2, 2) == ": ") {
+            return true;
+        }
+    }
+    return false;
+}
+
+const ProcessFacts* RunFacts::process(std::uint64_t pid) const {
+    const auto found = processes.find(pid);
+    return found == processes.end() ? nullptr : &found->second;
+}
+
+void TraceCollector::on_event(const sim::TraceEvent& event) {
+    facts_.events++;
+    if (facts_.records.size() < options_.records_max) {
+        facts_.records.push_back(sim::MemorySink::copy(event));
+    }
+    if (is_kind(event, trace::spawn)) {
+        on_spawn(event);
+    } else if (is_kind(event, trace::take)) {
+        const auto found = facts_.processes.find(field_uint(event, trace::pid));
+        if (found != facts_.processes.end()) {
+            found->second.taken++;
+        }
+    } else if (is_kind(event, trace::send)) {
+        facts_.sends[{field_uint(event, trace::from), field_uint(event, trace::to)}]++;
+    } else if (is_kind(event, trace::route)) {
+        on_route(event);
+    } else if (is_kind(event, trace::route_init)) {
+        note_route_worker(field_uint(event, trace::worker), field_text(event, trace::name));
+    } else if (is_kind(event, trace::route_restart)) {
+        const std::string_view name = field_text(event, trace::name);
+        note_route_worker(field_uint(event, trace::worker), name);
+        facts_.restarts[{field_uint(event, trace::router), std::string(name)}]++;
+        mark(event, MarkerKind::Restart, field_uint(event, trace::router),
+             "restart " + std::string(name) + " (" +
+                 std::string(field_text(event, trace::restart)) + ")");
+    } else if (is_kind(event, trace::route_pending)) {
+        on_route_pending(event);
+    } else if (is_kind(event, trace::route_admin)) {
+        const std::uint64_t router = field_uint(event, trace::router);
+        const auto child = unnamed_child_.find(router);
+        if (child != unnamed_child_.end() && field_text(event, trace::result) == "ok") {
+            note_route_worker(child->second, field_text(event, trace::name));
+        }
+    } else if (is_kind(event, trace::sup_restart)) {
+        facts_.restarts[{field_uint(event, trace::sup_key_sup),
+                         std::string(field_text(event, trace::sup_key_child))}]++;
+        mark(event, MarkerKind::Restart, field_uint(event, trace::sup_key_sup),
+             "restart " + std::string(field_text(event, trace::sup_key_child)));
+    } else if (is_kind(event, trace::pool_forward)) {
+        const std::string_view outcome = field_text(event, trace::outcome);
+        if (outcome == "ok" || outcome == "respawned") {
+            facts_.pool_hits[{field_uint(event, trace::pool_key_pool),
+                              field_uint(event, trace::pool_key_worker)}]++;
+        }
+    } else if (is_kind(event, trace::exit)) {
+        on_ended(event, false);
+    } else if (is_kind(event, trace::spawn_failed)) {
+        on_ended(event, true);
+    } else if (is_kind(event, fault_kill_key)) {
+        injected_kill_ = field_uint(event, trace::pid);
+    } else if (is_kind(event, trace::kill)) {
+        const std::uint64_t victim = field_uint(event, trace::pid);
+        mark(event, MarkerKind::Fault, victim,
+             victim == injected_kill_ ? "injected kill" : "kill");
+        injected_kill_ = 0;
+    }
+}
+
+void TraceCollector::on_spawn(const sim::TraceEvent& event) {
+    ProcessFacts process;
+    process.pid = field_uint(event, trace::pid);
+    process.parent = field_uint(event, trace::parent);
+    process.name = std::string(field_text(event, trace::name));
+    process.behavior = std::string(field_text(event, trace::behavior));
+    process.spawned = event.at;
+    const auto parent = facts_.processes.find(process.parent);
+    if (parent != facts_.processes.end() && parent->second.behavior == "router") {
+        unnamed_child_[process.parent] = process.pid;
+    }
+    facts_.processes[process.pid] = std::move(process);
+}
+
+void TraceCollector::on_route(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view resolution = field_text(event, trace::resolution);
+    if (resolution == "discard") {
+        facts_.discarded[router]++;
+        return;
+    }
+    RouteTraffic& traffic = facts_.routes[{router, std::string(field_text(event, trace::name))}];
+    const std::uint64_t worker = field_uint(event, trace::worker);
+    if (resolution == "owned") {
+        traffic.owned++;
+        note_route_worker(worker, field_text(event, trace::name));
+    } else if (resolution == "registry") {
+        traffic.registry++;
+        facts_.registry_hits[{router, worker}]++;
+    } else {
+        traffic.failed++;
+        traffic.failed_by_reason[std::string(field_text(event, trace::reason))]++;
+    }
+}
+
+void TraceCollector::on_route_pending(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string name(field_text(event, trace::name));
+    const std::string_view from = field_text(event, trace::from_state);
+    const std::string_view to = field_text(event, trace::to_state);
+    const std::string key = std::to_string(router) + "/" + name;
+    note_route_worker(field_uint(event, trace::worker), name);
+    if (is_pending_state(from)) {
+        mark(event, MarkerKind::PendingEnd, router,
+             name + ": " + std::string(from) + " -> " + std::string(to), key);
+    }
+    if (is_pending_state(to)) {
+        mark(event, MarkerKind::PendingBegin, router, name + ": " + std::string(to), key);
+    }
+}
+
+void TraceCollector::on_ended(const sim::TraceEvent& event, bool init_failed) {
+    const std::uint64_t pid = field_uint(event, trace::pid);
+    const auto found = facts_.processes.find(pid);
+    if (found == facts_.processes.end()) {
+        return;
+    }
+    ProcessFacts& process = found->second;
+    process.ended = event.at;
+    process.end_reason = std::string(field_text(event, trace::reason));
+    process.init_failed = init_failed;
+    if (init_failed) {
+        mark(event, MarkerKind::Fault, pid, "init failed: " + process.end_reason);
+    } else if (!is_normal_exit(process.end_reason)) {
+        mark(event, MarkerKind::Fault, pid, "exit: " + process.end_reason);
+    }
+}
+
+void TraceCollector::note_route_worker(std::uint64_t worker, std::string_view route) {
+    if (worker == 0 || route.empty()) {
+        return;
+    }
+    const auto found = facts_.processes.find(worker);
+    if (found == facts_.processes.end() || !found->second.route.empty()) {
+        return;
+    }
+    found->second.route = std::string(route);
+    const auto child = unnamed_child_.find(found->second.parent);
+    if (child != unnamed_child_.end() && child->second == worker) {
+        unnamed_child_.erase(child);
+    }
+}
+
+void TraceCollector::mark(const sim::TraceEvent& event, MarkerKind kind, std::uint64_t pid,
+                          std::string text, std::string key) {
+    facts_.markers.push_back(Marker{.kind = kind,
+                                    .seq = event.seq,
+                                    .at = event.at,
+                                    .pid = pid,
+                                    .key = std::move(key),
+                                    .text = std::move(text)});
+}
+
+// -- paths --------------------------------------------------------------------------------
+
+std::map<std::string, const scenarios::Node*> nodes_by_path(const scenarios::Scenario& scenario) {
+    std::map<std::string, const scenarios::Node*> nodes;
+    std::vector<const scenarios::Node*> stack{&scenario.topology};
+    for (const scenarios::Action& action : scenario.timeline) {
+        if (action.worker.has_value()) {
+            stack.push_back(&*action.worker);
+        }
+    }
+    while (!stack.empty()) {
+        const scenarios::Node* node = stack.back();
+        stack.pop_back();
+        // A replaced route keeps the first spec seen at its path (the topology's).
+        nodes.emplace(node->path, node);
+        for (const scenarios::Node& child : node->children) {
+            stack.push_back(&child);
+        }
+    }
+    return nodes;
+}
+
+namespace {
+
+// The path of a child of the process at `parent_path`, whose spec is `parent`.
+std::optional<std::string> child_path(const scenarios::Node& parent,
+                                      const std::string& parent_path,
+                                      const ProcessFacts& child) {
+    using scenarios::NodeKind;
+    switch (parent.kind) {
+    case NodeKind::Supervisor:
+        if (!child.name.empty()) {
+            return parent_path + "/" + child.name;
+        }
+        // simple_one_for_one children are not registered; such a supervisor has one spec.
+        if (parent.children.size() == 1) {
+            return parent.children.front().path;
+        }
+        return std::nullopt;
+    case NodeKind::Pool:
+        return parent_path + "/" + std::string(scenarios::pool_worker_segment);
+    case NodeKind::Router:
+        if (child.route.empty()) {
+            return std::nullopt;
+        }
+        return parent_path + "/" + child.route;
+    case NodeKind::Actor:
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::map<std::uint64_t, std::string> process_paths(const scenarios::Scenario& scenario,
+                                                   const RunFacts& facts) {
+    const auto nodes = nodes_by_path(scenario);
+    std::map<std::uint64_t, std::string> paths;
+    // Parents spawn before their children, so pid order visits parents first.
+    for (const auto& [pid, process] : facts.processes) {
+        if (process.behavior == "client") {
+            continue;
+        }
+        const auto parent_path = paths.find(process.parent);
+        if (parent_path == paths.end()) {
+            if (process.parent == core_pid && process.name == scenario.topology.name) {
+                paths[pid] = scenario.topology.path;
+            }
+            continue;
+        }
+        const auto parent_node = nodes.find(parent_path->second);
+        RS_ASSERT(parent_node != nodes.end());
+        auto path = child_path(*parent_node->second, parent_path->second, process);
+        if (path.has_value() && nodes.contains(*path)) {
+            paths[pid] = std::move(*path);
+        }
+    }
+    return paths;
+}
+
+std::map<std::uint64_t, std::string> process_labels(const scenarios::Scenario& scenario,
+                                                    const RunFacts& facts) {
+    std::map<std::uint64_t, std::string> labels = process_paths(scenario, facts);
+    labels.emplace(core_pid, "node");
+    for (const auto& [pid, process] : facts.processes) {
+        labels.emplace(pid, process.name.empty() ? process.behavior : process.name);
+    }
+    return labels;
+}
+
+} // namespace routesim::reports

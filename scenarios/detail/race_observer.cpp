@@ -1,0 +1,380 @@
+// Race observer: route states from the trace, (state, event) pairs and pending windows.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/detail/race_observer.hpp"
+
+#include "properties/monitor.hpp"
+#include "runtime/pool.hpp"
+#include "runtime/router.hpp"
+#include "runtime/supervisor.hpp"
+#include "scenarios/builder.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios::detail {
+namespace trace = runtime::trace;
+using properties::field_text;
+using properties::field_uint;
+using properties::is_kind;
+
+namespace {
+
+constexpr std::array<std::string_view, cover_state_count> state_names = {
+    "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove",
+    "absent"};
+
+constexpr std::array<std::string_view, 6> op_names = {"add",     "remove",  "disable",
+                                                      "enable",  "replace", "respawn"};
+constexpr std::array<std::string_view, 4> admin_results = {"ok", "busy", "duplicate", "error"};
+
+CoverState parse_state(std::string_view text) {
+    for (std::size_t i = 0; i < state_names.size(); i++) {
+        if (state_names[i] == text) {
+            return static_cast<CoverState>(i);
+        }
+    }
+    return CoverState::Absent;
+}
+
+bool is_pending(CoverState state) {
+    return state == CoverState::PendingDisable || state == CoverState::PendingReplace ||
+           state == CoverState::PendingRemove;
+}
+
+std::string event_name(std::size_t event) {
+    static constexpr std::array<std::string_view, 8> routed = {
+        "message:owned", "message:registry", "message:discard", "message:failed",
+        "call:owned",    "call:registry",    "call:discard",    "call:failed"};
+    const auto admin = static_cast<std::size_t>(CoverEvent::AdminOk);
+    if (event < admin) {
+        return std::string(routed[event]);
+    }
+    if (event < static_cast<std::size_t>(CoverEvent::PendingBegins)) {
+        const std::size_t offset = event - admin;
+        return "admin:" + std::string(op_names[offset / 4]) + ":" +
+               std::string(admin_results[offset % 4]);
+    }
+    static constexpr std::array<std::string_view, 7> rest = {
+        "pending_begins", "worker_exit_ends_pending", "restart:eager", "restart:lazy",
+        "restart:retry",  "fault:kill",               "fault:crash"};
+    return std::string(rest[event - static_cast<std::size_t>(CoverEvent::PendingBegins)]);
+}
+
+std::string_view window_name(std::size_t window) {
+    static constexpr std::array<std::string_view, window_count> names = {
+        "message_routed_while_pending_disable",
+        "message_routed_while_pending_replace",
+        "message_routed_while_pending_remove",
+        "call_routed_while_pending_disable",
+        "call_routed_while_pending_replace",
+        "call_routed_while_pending_remove",
+        "management_call_while_pending",
+        "worker_exit_while_pending",
+        "kill_while_pending",
+        "kill_during_restart",
+        "kill_during_supervisor_restart",
+        "kill_while_call_in_flight",
+        "pool_forward_to_dead_worker",
+        "eager_restart",
+    };
+    return names[window];
+}
+
+std::size_t admin_offset(std::string_view op, std::string_view result) {
+    std::size_t op_index = 0;
+    while (op_index + 1 < op_names.size() && op_names[op_index] != op) {
+        op_index++;
+    }
+    std::size_t result_index = 3;
+    if (result == "ok") {
+        result_index = 0;
+    } else if (result == "gen.ErrBusy") {
+        result_index = 1;
+    } else if (result == "act.ErrRouteDuplicate") {
+        result_index = 2;
+    }
+    return op_index * 4 + result_index;
+}
+
+} // namespace
+
+RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario,
+                           Options options, Fire fire)
+    : node_(node),
+      harness_(harness),
+      scenario_(scenario),
+      options_(options),
+      fire_(std::move(fire)),
+      prng_(node.world().stream("faults.aim")) {
+    if (options_.aim) {
+        // Swarm-style per-run intensity: some runs aim often, some rarely.
+        static constexpr std::array<std::uint64_t, 6> one_in = {1, 2, 4, 8, 16, 64};
+        aim_one_in_ = one_in[prng_.below(one_in.size())];
+        aims_left_ = 1 + prng_.below(4);
+        pct_changes_left_ = 1 + prng_.below(3);
+    }
+}
+
+runtime::PID RaceObserver::pid_of(std::uint64_t id) const {
+    runtime::PID pid = node_.core_pid();
+    pid.id = id;
+    return pid;
+}
+
+CoverState RaceObserver::query(std::uint64_t router, std::string_view name) const {
+    runtime::act::Router* behaviour = router_of(node_, pid_of(router));
+    if (behaviour == nullptr || name.empty() || name.size() > runtime::atom_length_max) {
+        return CoverState::Absent;
+    }
+    const auto info = behaviour->route(runtime::Atom(name));
+    return info ? parse_state(route_state_name(*info)) : CoverState::Absent;
+}
+
+CoverState RaceObserver::known(std::uint64_t router, std::string_view name) {
+    auto found = states_.find(RouteKey{router, std::string(name)});
+    if (found != states_.end()) {
+        return found->second;
+    }
+    const CoverState state = query(router, name);
+    remember(router, name, state);
+    return state;
+}
+
+void RaceObserver::remember(std::uint64_t router, std::string_view name, CoverState state) {
+    states_[RouteKey{router, std::string(name)}] = state;
+}
+
+void RaceObserver::count(CoverState state, CoverEvent event) {
+    pairs_[static_cast<std::size_t>(state)][static_cast<std::size_t>(event)]++;
+}
+
+void RaceObserver::note_restart(std::uint64_t pid) {
+    const std::int64_t now = node_.world().now().ns();
+    if (now != restart_instant_ns_) {
+        restart_instant_ns_ = now;
+        restarted_.clear();
+        supervisor_restarted_ = false;
+    }
+    if (pid != 0) {
+        restarted_.push_back(pid);
+    }
+}
+
+void RaceObserver::on_event(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::take)) {
+        last_take_pid_ = field_uint(event, trace::pid);
+        last_take_type_ = field_uint(event, trace::type);
+    } else if (is_kind(event, trace::route)) {
+        on_route(event);
+    } else if (is_kind(event, trace::route_pending)) {
+        on_pending(event);
+    } else if (is_kind(event, trace::route_admin)) {
+        on_admin(event);
+    } else if (is_kind(event, trace::route_restart)) {
+        on_restart(event);
+    } else if (is_kind(event, trace::call)) {
+        calls_in_flight_++;
+    } else if (is_kind(event, trace::call_result)) {
+        calls_in_flight_--;
+    } else if (is_kind(event, trace::sup_restart)) {
+        on_supervisor_restart(event);
+    } else if (is_kind(event, trace::pool_forward)) {
+        on_pool_forward(event);
+    }
+}
+
+void RaceObserver::on_route(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view name = field_text(event, trace::name);
+    const std::string_view resolution = field_text(event, trace::resolution);
+    const bool is_call = last_take_pid_ == router &&
+                         last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request);
+    std::size_t event_index = resolution == "owned"      ? 0
+                              : resolution == "registry" ? 1
+                              : resolution == "discard"  ? 2
+                                                         : 3;
+    event_index += is_call ? 4 : 0;
+    if (options_.coverage && resolution != "discard") {
+        const CoverState state = query(router, name);
+        remember(router, name, state);
+        count(state, static_cast<CoverEvent>(event_index));
+        if (state == CoverState::PendingDisable) {
+            reach(is_call ? Window::CallWhilePendingDisable : Window::MessageWhilePendingDisable);
+        } else if (state == CoverState::PendingReplace) {
+            reach(is_call ? Window::CallWhilePendingReplace : Window::MessageWhilePendingReplace);
+        } else if (state == CoverState::PendingRemove) {
+            reach(is_call ? Window::CallWhilePendingRemove : Window::MessageWhilePendingRemove);
+        }
+    }
+    const std::uint64_t worker = field_uint(event, trace::worker);
+    if (options_.aim && resolution == "owned" && worker != 0 && wants_aim()) {
+        std::vector<Candidate> candidates;
+        add_process_candidates(candidates, worker);
+        add_process_candidates(candidates, router);
+        add_admin_candidates(candidates, router, name);
+        aim(is_call ? "call_routed" : "message_routed", std::move(candidates));
+    }
+}
+
+void RaceObserver::on_pending(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view name = field_text(event, trace::name);
+    const CoverState from = parse_state(field_text(event, trace::from_state));
+    const CoverState to = parse_state(field_text(event, trace::to_state));
+    pending_router_ = router;
+    pending_from_ = from;
+    pending_seen_ = true;
+    remember(router, name, to);
+    if (options_.coverage) {
+        if (is_pending(from) && !is_pending(to)) {
+            count(from, CoverEvent::WorkerExitEndsPending);
+            reach(Window::WorkerExitWhilePending);
+        } else if (is_pending(to)) {
+            count(from, CoverEvent::PendingBegins);
+        }
+    }
+    if (options_.aim && is_pending(to) && wants_aim()) {
+        std::vector<Candidate> candidates;
+        add_process_candidates(candidates, field_uint(event, trace::worker));
+        add_process_candidates(candidates, router);
+        add_admin_candidates(candidates, router, name);
+        aim("route_pending", std::move(candidates));
+    }
+}
+
+void RaceObserver::on_admin(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view name = field_text(event, trace::name);
+    if (options_.coverage) {
+        // The state before the call: a route_pending inside it names it, else the last known.
+        const CoverState before =
+            pending_seen_ && pending_router_ == router ? pending_from_ : known(router, name);
+        const std::size_t offset =
+            admin_offset(field_text(event, trace::op), field_text(event, trace::result));
+        count(before, static_cast<CoverEvent>(static_cast<std::size_t>(CoverEvent::AdminOk) + offset));
+        if (is_pending(before)) {
+            reach(Window::ManagementWhilePending);
+        }
+        remember(router, name, query(router, name));
+    }
+    pending_seen_ = false;
+}
+
+void RaceObserver::on_restart(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view name = field_text(event, trace::name);
+    const std::string_view kind = field_text(event, trace::restart);
+    const std::uint64_t worker = field_uint(event, trace::worker);
+    note_restart(worker);
+    if (options_.coverage) {
+        const CoverState before = known(router, name);
+        count(before, kind == "eager"  ? CoverEvent::RestartEager
+                      : kind == "lazy" ? CoverEvent::RestartLazy
+                                       : CoverEvent::RestartRetry);
+        if (kind == "eager") {
+            reach(Window::EagerRestart);
+        }
+        remember(router, name, CoverState::Running);
+    }
+    if (options_.aim && wants_aim()) {
+        std::vector<Candidate> candidates;
+        add_process_candidates(candidates, worker);
+        add_process_candidates(candidates, router);
+        add_admin_candidates(candidates, router, name);
+        aim("route_restart", std::move(candidates));
+    }
+}
+
+void RaceObserver::on_supervisor_restart(const sim::TraceEvent& event) {
+    note_restart(0);
+    supervisor_restarted_ = true;
+    if (options_.aim && wants_aim()) {
+        std::vector<Candidate> candidates;
+        add_process_candidates(candidates, field_uint(event, trace::sup_key_sup));
+        // The restarted child is resolved when the fault fires (after this step spawned it).
+        Candidate child;
+        child.verb = Verb::Kill;
+        child.router = field_uint(event, trace::sup_key_sup);
+        child.route = std::string(field_text(event, trace::sup_key_child));
+        if (scenario_.faults.kill.has_value()) {
+            candidates.push_back(child);
+        }
+        aim("sup_restart", std::move(candidates));
+    }
+}
+
+void RaceObserver::on_pool_forward(const sim::TraceEvent& event) {
+    const std::string_view outcome = field_text(event, trace::outcome);
+    const std::uint64_t worker = field_uint(event, trace::pool_key_worker);
+    if (outcome == "respawned") {
+        note_restart(worker);
+    }
+    if (options_.coverage && outcome == "dead") {
+        reach(Window::PoolForwardToDeadWorker);
+    }
+    if (options_.aim && outcome == "ok" && wants_aim()) {
+        std::vector<Candidate> candidates;
+        add_process_candidates(candidates, worker);
+        add_process_candidates(candidates, field_uint(event, trace::pool_key_pool));
+        aim("pool_forward", std::move(candidates));
+    }
+}
+
+void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
+    if (!options_.coverage) {
+        return;
+    }
+    const CoverEvent event = verb == Verb::Crash ? CoverEvent::FaultCrash : CoverEvent::FaultKill;
+    const runtime::Process* process = node_.find(victim);
+    bool pending = false;
+    if (process != nullptr) {
+        // A route worker: the state of its route.
+        if (runtime::act::Router* router = router_of(node_, process->parent())) {
+            for (const auto& info : router->routes()) {
+                if (info.pid == victim) {
+                    const CoverState state = parse_state(route_state_name(info));
+                    count(state, event);
+                    pending = pending || is_pending(state);
+                }
+            }
+        }
+        // A router with a pending route.
+        if (runtime::act::Router* router = router_of(node_, victim)) {
+            for (const auto& info : router->routes()) {
+                pending = pending || info.pending != runtime::act::RoutePending::None;
+            }
+        }
+    }
+    if (pending) {
+        reach(Window::KillWhilePending);
+    }
+    const bool same_instant = node_.world().now().ns() == restart_instant_ns_;
+    if (same_instant &&
+        std::find(restarted_.begin(), restarted_.end(), victim.id) != restarted_.end()) {
+        reach(Window::KillDuringRestart);
+    }
+    if (same_instant && supervisor_restarted_) {
+        reach(Window::KillDuringSupervisorRestart);
+    }
+    if (calls_in_flight_ > 0) {
+        reach(Window::KillWhileCallInFlight);
+    }
+}
+
+std::map<std::string, std::uint64_t> RaceObserver::coverage() const {
+    std::map<std::string, std::uint64_t> out;
+    for (std::size_t state = 0; state < cover_state_count; state++) {
+        for (std::size_t event = 0; event < cover_event_count; event++) {
+            if (pairs_[state][event] > 0) {
+                out[std::string(state_names[state]) + " x " + event_name(event)] =
+                    pairs_[state][event];
+            }
+        }
+    }
+    for (std::size_t window = 0; window < window_count; window++) {
+        if (windows_[window] > 0) {
+            out["window:" + std::string(window_name(window))] = windows_[window];
+        }
+    }
+    return out;
+}
+
+} // namespace routesim::scenarios::detail

@@ -1,0 +1,355 @@
+// Runner internals: random faults (timed kills and admin calls, drawn crashes and spawn
+// failures, faults aimed at racy moments), the record of every fault that fired, the step
+// clock, and timeline actions pinned between two process steps (`step`).
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include <algorithm>
+
+#include "runtime/pool.hpp"
+#include "runtime/router.hpp"
+#include "runtime/supervisor.hpp"
+#include "runtime/trace_keys.hpp"
+#include "scenarios/builder.hpp"
+#include "scenarios/detail/race_observer.hpp"
+#include "scenarios/detail/run_state.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios::detail {
+namespace trace = runtime::trace;
+
+namespace {
+
+constexpr sim::TraceKey fault_aim{"fault_aim"};
+constexpr sim::TraceKey key_origin{"origin"};
+
+/// The segment under `parent` that reaches `child` ("route", "child", "#k"), if any.
+std::optional<std::string> segment_to(Harness& harness, const runtime::Process& parent,
+                                      const runtime::PID& child) {
+    runtime::Behavior& behaviour = parent.behavior();
+    if (auto* router = dynamic_cast<runtime::act::Router*>(&behaviour)) {
+        for (const auto& info : router->routes()) {
+            if (info.pid == child) {
+                return std::string(info.name.text());
+            }
+        }
+        return std::nullopt;
+    }
+    if (auto* supervisor = dynamic_cast<runtime::act::Supervisor*>(&behaviour)) {
+        for (const auto& entry : supervisor->children()) {
+            if (entry.pid == child) {
+                return std::string(entry.spec.text());
+            }
+        }
+        return std::nullopt;
+    }
+    if (dynamic_cast<runtime::act::Pool*>(&behaviour) != nullptr) {
+        // "#k": k-th live worker of the pool in spawn order (as resolve_target counts).
+        const Node* pool_spec = harness.spec_of(parent.pid());
+        if (pool_spec == nullptr || pool_spec->children.empty()) {
+            return std::nullopt;
+        }
+        std::uint64_t live = 0;
+        for (const runtime::PID& pid : harness.stats(pool_spec->children[0]).incarnations) {
+            const runtime::Process* worker = harness.node().find(pid);
+            if (worker == nullptr || worker->parent() != parent.pid() || !worker->is_alive()) {
+                continue;
+            }
+            if (pid == child) {
+                return "#" + std::to_string(live);
+            }
+            live++;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+// -- step clock and pinned actions ------------------------------------------------------------
+
+void StepClock::run_step(sim::TaskId task) {
+    const std::int64_t now = world_.now().ns();
+    if (now != instant_ns_) {
+        instant_ns_ = now;
+        steps_ = 0;
+    }
+    in_step_ = true;
+    inner_.run_step(task);
+    in_step_ = false;
+    steps_++;
+    if (after_step) {
+        after_step();
+    }
+}
+
+void RunState::schedule_pinned(std::uint32_t index) {
+    const Action& action = scenario_.timeline[index];
+    RS_ASSERT(action.step.has_value());
+    const sim::Instant at = sim::Instant::zero() + action.at;
+    if (*action.step == 0) {
+        // After every timer due at `at` (the faults lane is last), before the first step.
+        world_.schedule_at(at, [this, index] { perform(index); }, sim::TimerLane::Faults, 0);
+        return;
+    }
+    const Pin pin{at.ns(), *action.step, index};
+    auto later = std::upper_bound(pins_.begin(), pins_.end(), pin, [](const Pin& a, const Pin& b) {
+        return a.at_ns != b.at_ns ? a.at_ns < b.at_ns
+                                  : a.step != b.step ? a.step < b.step : a.index < b.index;
+    });
+    pins_.insert(later, pin);
+    if (!step_clock_.after_step) {
+        step_clock_.after_step = [this] { fire_due_pins(); };
+    }
+}
+
+void RunState::fire_due_pins() {
+    const std::int64_t now = world_.now().ns();
+    const std::uint64_t steps = step_clock_.steps_now();
+    while (next_pin_ < pins_.size()) {
+        const Pin& pin = pins_[next_pin_];
+        if (pin.at_ns > now || (pin.at_ns == now && pin.step > steps)) {
+            return; // still to come
+        }
+        if (pin.at_ns == now && pin.step == steps) {
+            const std::uint32_t index = pin.index;
+            world_.schedule_after(sim::Duration::zero(), [this, index] { perform(index); },
+                                  sim::TimerLane::Faults, 0);
+        } else {
+            report_missed_pin(pin); // its instant ended with fewer steps
+        }
+        next_pin_++;
+    }
+}
+
+void RunState::report_missed_pins() {
+    for (; next_pin_ < pins_.size(); next_pin_++) {
+        report_missed_pin(pins_[next_pin_]);
+    }
+}
+
+void RunState::report_missed_pin(const Pin& pin) {
+    // A pinned action that never fires says so, as a failed check.
+    const Action& action = scenario_.timeline[pin.index];
+    add_check("timeline " + std::string(spelling(action.verb)) + " at " +
+                  sim::format_duration(action.at) + " step " + std::to_string(pin.step),
+              "fired", "not reached (the run had fewer process steps at that instant)",
+              action.pointer + "/step");
+}
+
+// -- recording --------------------------------------------------------------------------------
+
+void RunState::install_fault_hooks() {
+    world_.set_runner(step_clock_);
+    harness_.on_fault_drawn = [this](Verb verb, const Node& spec, const runtime::PID* pid) {
+        record_drawn_fault(verb, spec, pid);
+    };
+    const bool aim = settings_.aim_faults || scenario_.faults.aim;
+    if (aim || settings_.coverage) {
+        observer_ = std::make_unique<RaceObserver>(
+            node_, harness_, scenario_, RaceObserver::Options{aim, settings_.coverage},
+            [this](const FaultOrder& order) { fire_fault(order); });
+        world_.trace().add_sink(*observer_);
+    }
+}
+
+FiredFault RunState::placed(Verb verb, std::string origin) const {
+    FiredFault fired;
+    fired.at = world_.now();
+    fired.step = step_clock_.steps_now();
+    fired.verb = verb;
+    fired.origin = std::move(origin);
+    return fired;
+}
+
+std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
+    // Walk up the parents to a registered ancestor, one path segment per level.
+    std::vector<std::string> segments;
+    runtime::PID at = pid;
+    for (std::size_t depth = 0; depth < 64; depth++) {
+        const runtime::Process* process = node_.find(at);
+        if (process == nullptr) {
+            return std::nullopt;
+        }
+        if (!process->name().empty()) {
+            segments.emplace_back(process->name().text());
+            std::string target;
+            for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
+                target += (target.empty() ? "" : "/") + *segment;
+            }
+            const auto resolved = resolve_target(const_cast<Harness&>(harness_), target);
+            return resolved.has_value() && *resolved == pid ? std::optional(target) : std::nullopt;
+        }
+        const runtime::Process* parent = node_.find(process->parent());
+        if (parent == nullptr) {
+            return std::nullopt;
+        }
+        auto segment = segment_to(const_cast<Harness&>(harness_), *parent, at);
+        if (!segment.has_value()) {
+            return std::nullopt;
+        }
+        segments.push_back(std::move(*segment));
+        at = parent->pid();
+    }
+    return std::nullopt;
+}
+
+void RunState::record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid) {
+    FiredFault fired = placed(verb, verb == Verb::Crash ? "faults.crash" : "faults.spawn_fail");
+    if (verb == Verb::Crash) {
+        RS_ASSERT(pid != nullptr);
+        const auto target = target_of(*pid);
+        fired.target = target.value_or(runtime::to_string(*pid));
+        fired.pinnable = target.has_value();
+        if (observer_) {
+            observer_->note_fault(Verb::Crash, *pid);
+        }
+    } else {
+        fired.target = spec.path;
+    }
+    if (step_clock_.in_step()) {
+        result_.faults.push_back(std::move(fired)); // pinned before the step it hit
+    } else if (firing_fault_.has_value()) {
+        // Inside a fault (a management call spawning): it must be armed before that fault.
+        result_.faults.insert(result_.faults.begin() + static_cast<std::ptrdiff_t>(*firing_fault_),
+                              std::move(fired));
+        ++*firing_fault_;
+    } else {
+        fired.pinnable = false; // during the build or a timeline action
+        result_.faults.push_back(std::move(fired));
+    }
+}
+
+// -- firing -----------------------------------------------------------------------------------
+
+void RunState::fire_fault(const FaultOrder& order) {
+    FiredFault fired = placed(order.verb, order.origin);
+    if (is_management_verb(order.verb)) {
+        fired.target = order.router;
+        fired.route = order.route;
+        fired.via = order.via;
+        fired.worker_pointer = order.worker != nullptr ? order.worker->pointer : std::string();
+    } else {
+        const auto target = target_of(order.victim);
+        fired.target = target.value_or(runtime::to_string(order.victim));
+        fired.pinnable = target.has_value();
+    }
+    result_.faults.push_back(std::move(fired));
+    firing_fault_ = result_.faults.size() - 1;
+    perform_fault(order);
+    firing_fault_.reset();
+}
+
+void RunState::perform_fault(const FaultOrder& order) {
+    const bool aimed = order.origin.starts_with("aim:");
+    if (!is_management_verb(order.verb)) {
+        if (aimed) {
+            world_.emit(fault_aim, {{key_origin, std::string_view(order.origin)},
+                                    {trace::what, spelling(order.verb)},
+                                    {trace::pid, order.victim.id}});
+        }
+        if (observer_) {
+            observer_->note_fault(order.verb, order.victim);
+        }
+        if (order.verb == Verb::Kill) {
+            (void)node_.kill(order.victim);
+        } else {
+            harness_.arm_crash(order.victim);
+        }
+        return;
+    }
+    const auto pid = harness_.resolve(order.router);
+    runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+    const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+    if (router == nullptr || spec == nullptr) {
+        return;
+    }
+    if (aimed) {
+        world_.emit(fault_aim, {{key_origin, std::string_view(order.origin)},
+                                {trace::what, spelling(order.verb)},
+                                {trace::pid, pid->id},
+                                {trace::name, std::string_view(order.route)}});
+    }
+    if (order.via == Via::Call) {
+        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, order.worker);
+        return;
+    }
+    (void)node_.send(*pid, AdminOrder{order.verb, order.route, order.worker, -1},
+                     runtime::MessagePriority::High);
+}
+
+// -- timed faults -----------------------------------------------------------------------------
+
+bool RunState::world_is_quiet() const {
+    return world_.timers_pending() == 0 && !world_.scheduler().has_runnable();
+}
+
+void RunState::schedule_faults() {
+    if (scenario_.faults.kill.has_value()) {
+        schedule_kill_fault();
+    }
+    if (scenario_.faults.admin.has_value()) {
+        schedule_admin_fault();
+    }
+}
+
+void RunState::schedule_kill_fault() {
+    const KillFaults& kill = *scenario_.faults.kill;
+    const auto gap = sim::Duration::nanoseconds(kill_prng_.between(0, 2 * kill.every.count_ns()));
+    world_.schedule_after(gap, [this] {
+        std::vector<runtime::PID> candidates;
+        for (const runtime::PID& pid : node_.processes()) {
+            const Node* spec = harness_.spec_of(pid);
+            if (spec != nullptr && harness_.classes(*spec).matches(scenario_.faults.kill->targets)) {
+                candidates.push_back(pid);
+            }
+        }
+        if (!candidates.empty()) {
+            const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
+            node_.world().emit(sim::TraceKey{"fault_kill"}, {{trace::pid, victim.id}});
+            FaultOrder order;
+            order.verb = Verb::Kill;
+            order.victim = victim;
+            order.origin = "faults.kill";
+            fire_fault(order);
+        }
+        // Random faults keep coming only while something else is going on, so that a run
+        // that stops when idle still stops.
+        if (!world_is_quiet()) {
+            schedule_kill_fault();
+        }
+    }, sim::TimerLane::Faults, 0);
+}
+
+void RunState::schedule_admin_fault() {
+    const AdminFaults& admin = *scenario_.faults.admin;
+    const auto gap = sim::Duration::nanoseconds(admin_prng_.between(0, 2 * admin.every.count_ns()));
+    world_.schedule_after(gap, [this] {
+        const AdminFaults& faults = *scenario_.faults.admin;
+        const std::string& target = faults.routers[admin_prng_.below(faults.routers.size())];
+        static constexpr Verb ops[] = {Verb::AddRoute,     Verb::RemoveRoute, Verb::DisableRoute,
+                                       Verb::EnableRoute,  Verb::ReplaceRoute, Verb::RespawnRoute};
+        const Verb op = ops[admin_prng_.below(std::size(ops))];
+        const auto pid = harness_.resolve(target);
+        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+        const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+        if (router != nullptr && spec != nullptr) {
+            const auto routes = router->routes();
+            std::string name = "fault:" + std::to_string(admin_fault_count_++);
+            if (op != Verb::AddRoute && !routes.empty()) {
+                name = std::string(routes[admin_prng_.below(routes.size())].name.text());
+            }
+            FaultOrder order;
+            order.verb = op;
+            order.router = target;
+            order.route = std::move(name);
+            order.worker = spec->children.empty() ? nullptr : &spec->children.front();
+            order.via = Via::Admin;
+            order.origin = "faults.admin";
+            fire_fault(order);
+        }
+        if (!world_is_quiet()) {
+            schedule_admin_fault();
+        }
+    }, sim::TimerLane::Faults, 1);
+}
+
+} // namespace routesim::scenarios::detail

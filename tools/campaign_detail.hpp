@@ -1,0 +1,76 @@
+// Campaign internals shared by campaign.cpp, campaign_fork.cpp and results.cpp: slices of
+// the run sequence, where a slice reports to, the progress line and the wall clock.
+// Private to tools/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "scenarios/runner.hpp"
+#include "tools/fuzz.hpp"
+
+namespace routesim::tools::detail {
+
+/// Wall-clock seconds since construction (tools/ only; never inside a run).
+class Stopwatch {
+public:
+    Stopwatch();
+    double seconds() const;
+
+private:
+    double start_ = 0;
+};
+
+/// Worker `index` of `count` takes every count-th run of the shard's sequence.
+struct Slice {
+    std::uint64_t index = 0;
+    std::uint64_t count = 1;
+};
+
+/// Where a slice reports each run.
+class SliceSink {
+public:
+    virtual ~SliceSink() = default;
+    virtual void on_run(const scenarios::RunResult& result) = 0;
+    virtual void on_failure(FailureRecord record) = 0;
+    virtual void on_done() = 0;
+};
+
+/// The progress line on stderr: drawn only when asked (a terminal), at most 5 times a second.
+class Progress {
+public:
+    explicit Progress(bool enabled) : enabled_(enabled) {}
+    void update(std::uint64_t runs, std::size_t failures,
+                const std::map<std::string, CoverageCount>& coverage);
+    void finish(std::uint64_t runs, std::size_t failures,
+                const std::map<std::string, CoverageCount>& coverage);
+
+private:
+    void draw(std::uint64_t runs, std::size_t failures,
+              const std::map<std::string, CoverageCount>& coverage);
+    bool enabled_;
+    bool drawn_ = false;
+    Stopwatch clock_;
+    double last_ = -1;
+};
+
+/// Runs the slice's share of the campaign, reporting to `sink`.
+void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& options, Slice slice,
+               SliceSink& sink);
+/// Runs `options.jobs` forked workers, one slice each, and merges what they report.
+void run_forked(const scenarios::Scenario& scenario, const CampaignOptions& options,
+                CampaignResult& result, Progress& progress);
+
+FailureRecord record_failure(std::uint64_t index, std::uint64_t seed,
+                             const scenarios::RunResult& result);
+void tally(std::map<std::string, CoverageCount>& coverage, const scenarios::RunResult& result);
+
+/// JSON of one failure record and back (results files and worker pipes).
+nlohmann::json failure_json(const FailureRecord& record);
+FailureRecord failure_from_json(const nlohmann::json& item);
+/// Coverage as {"key": {"runs": r, "events": e}} and back.
+nlohmann::json coverage_json(const std::map<std::string, CoverageCount>& coverage);
+void add_coverage(std::map<std::string, CoverageCount>& into, const nlohmann::json& coverage);
+
+} // namespace routesim::tools::detail

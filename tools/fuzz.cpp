@@ -1,0 +1,256 @@
+// `routesim fuzz`: flags, the campaign, shrinking each distinct failure to a reproducer file,
+// the coverage report, the results file, and `--merge`.
+// Part of tools/: may use every layer's public headers.
+#include "tools/fuzz.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "scenarios/loader.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+#include "tools/campaign_detail.hpp"
+#include "tools/commands.hpp"
+#include "tools/shrink.hpp"
+
+namespace routesim::tools {
+namespace {
+
+using nlohmann::json;
+
+struct Input {
+    json document;
+    scenarios::Scenario scenario;
+};
+
+/// Reads and loads the scenario; prints the loader's error line on failure.
+std::optional<Input> read_input(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+        std::cerr << file << ": cannot read the file\n";
+        return std::nullopt;
+    }
+    auto loaded = scenarios::load_scenario_text(text.str(), file);
+    if (!loaded) {
+        std::cerr << loaded.error().to_string() << "\n";
+        return std::nullopt;
+    }
+    return Input{json::parse(text.str(), nullptr, false), std::move(loaded).value()};
+}
+
+/// Flags -> campaign options; prints what is wrong and returns nothing on bad flags.
+std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
+    CampaignOptions options;
+    options.seed = args.seed;
+    options.scheduler = args.scheduler == "pct" ? sim::Policy::Pct : sim::Policy::Random;
+    if (!args.semantics.empty()) {
+        options.semantics = scenarios::parse_spelling<scenarios::Semantics>(args.semantics);
+    }
+    options.runs = args.runs.value_or(args.time.empty() ? 1000 : 0);
+    if (!args.time.empty()) {
+        auto budget = sim::parse_duration(args.time);
+        if (!budget) {
+            std::cerr << "routesim fuzz: --time: " << budget.error() << "\n";
+            return std::nullopt;
+        }
+        options.seconds = static_cast<double>(budget.value().count_ns()) / 1e9;
+    }
+    if (!args.shard.empty()) {
+        unsigned long long index = 0;
+        unsigned long long count = 0;
+        char extra = 0;
+        if (std::sscanf(args.shard.c_str(), "%llu/%llu%c", &index, &count, &extra) != 2 ||
+            count == 0 || index >= count) {
+            std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N, got \""
+                      << args.shard << "\"\n";
+            return std::nullopt;
+        }
+        options.shard_index = index;
+        options.shard_count = count;
+    }
+    options.jobs = args.jobs;
+    options.max_failures = args.max_failures;
+    options.progress = ::isatty(STDERR_FILENO) != 0;
+    return options;
+}
+
+/// Writes `text` to `path`; false (with a message) when it cannot.
+bool write_file(const std::filesystem::path& path, const std::string& text) {
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) {
+        std::cerr << "routesim fuzz: cannot write " << path.string() << "\n";
+        return false;
+    }
+    return true;
+}
+
+std::string sizes_text(const ShrinkSizes& before, const ShrinkSizes& after) {
+    auto pair = [](std::uint64_t a, std::uint64_t b) {
+        return std::to_string(a) + " -> " + std::to_string(b);
+    };
+    return "timeline " + pair(before.timeline, after.timeline) + ", workload " +
+           pair(before.workload_entries, after.workload_entries) + " entries (" +
+           pair(before.messages, after.messages) + " messages), routes " +
+           pair(before.routes, after.routes) + ", schedule " +
+           pair(before.schedule, after.schedule) + " choices";
+}
+
+/// Shrinks one failure and prints what it found. False when the reproducer could not be made.
+bool report_failure(const Input& input, const CampaignOptions& options, const FailureRecord& first,
+                    std::uint64_t count, const std::filesystem::path& out) {
+    std::cout << "failure: " << first.key.describe() << " (" << count << " run"
+              << (count == 1 ? "" : "s") << "; first: run " << first.index << ", seed " << first.seed
+              << ")\n";
+    const scenarios::RunResult failing = scenarios::run_scenario(
+        input.scenario, fuzz_settings(first.seed, options.scheduler, options.semantics));
+    const detail::Stopwatch clock;
+    ShrinkInput shrink{&input.document, first.seed, options.scheduler, options.semantics, &failing,
+                       first.key};
+    auto reproducer = shrink_failure(shrink);
+    if (!reproducer) {
+        std::cout << "  shrink failed: " << reproducer.error() << "\n";
+        return false;
+    }
+    const Reproducer& repro = reproducer.value();
+    const std::filesystem::path path =
+        out / (input.scenario.name + "-" + std::to_string(first.seed) + ".repro.json");
+    if (!write_file(path, reproducer_text(repro.document))) {
+        return false;
+    }
+    std::cout << "  reproducer: " << path.string()
+              << (repro.pinned ? " (faults pinned as timeline actions)"
+                               : " (random faults replayed from the seed with faults.aim)")
+              << "\n";
+    std::cout << "  what: " << explain_failure(repro.result, first.key) << "\n";
+    std::cout << "  witnesses:\n";
+    for (const std::string& line : repro.witnesses) {
+        std::cout << "    " << line << "\n";
+    }
+    std::cout << "  shrunk: " << sizes_text(repro.before, repro.after) << "; "
+              << repro.candidates << " candidate runs in " << clock.seconds() << " s\n";
+    std::cout << "  replay: routesim run " << path.string() << "\n";
+    std::cout << "  trace-hash: " << sim::format_hash(repro.result.trace_hash) << "\n";
+    return true;
+}
+
+void print_coverage(const std::map<std::string, CoverageCount>& coverage) {
+    std::size_t pairs = 0;
+    std::size_t windows = 0;
+    for (const auto& [key, count] : coverage) {
+        (key.starts_with("window:") ? windows : pairs)++;
+    }
+    std::cout << "coverage: " << pairs << " (route state, event) pairs, " << windows
+              << " windows (runs reached, events)\n";
+    for (const auto& [key, count] : coverage) {
+        if (key.starts_with("window:")) {
+            std::cout << "  " << key << ": " << count.runs << " runs, " << count.events << "\n";
+        }
+    }
+    for (const auto& [key, count] : coverage) {
+        if (!key.starts_with("window:")) {
+            std::cout << "  " << key << ": " << count.runs << " runs, " << count.events << "\n";
+        }
+    }
+}
+
+std::string results_name(const std::string& scenario, const CampaignOptions& options) {
+    if (options.shard_count == 1) {
+        return scenario + ".results.json";
+    }
+    return scenario + ".shard-" + std::to_string(options.shard_index) + "-of-" +
+           std::to_string(options.shard_count) + ".results.json";
+}
+
+int merge_command(const FuzzArgs& args) {
+    std::vector<json> documents;
+    for (const std::string& file : args.merge) {
+        std::ifstream in(file, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        json document = json::parse(text.str(), nullptr, false);
+        if (!in || document.is_discarded()) {
+            std::cerr << file << ": not a JSON results file\n";
+            return exit_bad_input;
+        }
+        documents.push_back(std::move(document));
+    }
+    auto merged = merge_results(documents);
+    if (!merged) {
+        std::cerr << "routesim fuzz --merge: " << merged.error() << "\n";
+        return exit_bad_input;
+    }
+    const CampaignResult result = campaign_from_json(merged.value());
+    std::cout << "merged: " << documents.size() << " files, scenario " << result.scenario << ", "
+              << result.runs << " runs, " << result.failures.size() << " failing seeds\n";
+    for (const FailureRecord& record : result.failures) {
+        std::cout << "  seed " << record.seed << ": " << record.key.describe() << "\n";
+    }
+    print_coverage(result.coverage);
+    const std::filesystem::path path = std::filesystem::path(args.out) / (result.scenario + ".results.json");
+    if (!write_file(path, merged.value().dump(2) + "\n")) {
+        return exit_failed;
+    }
+    std::cout << "results: " << path.string() << "\n";
+    return result.failures.empty() ? exit_ok : exit_failed;
+}
+
+} // namespace
+
+int fuzz_command(const FuzzArgs& args) {
+    if (!args.merge.empty()) {
+        return merge_command(args);
+    }
+    const auto options = options_of(args);
+    if (!options.has_value()) {
+        return exit_bad_input;
+    }
+    const auto input = read_input(args.file);
+    if (!input.has_value()) {
+        return exit_bad_input;
+    }
+    std::cout << "fuzz: " << input->scenario.name << ", seed " << options->seed << ", scheduler "
+              << sim::policy_name(options->scheduler) << ", shard " << options->shard_index << "/"
+              << options->shard_count << ", jobs " << options->jobs << "\n";
+    const CampaignResult result = run_campaign(input->scenario, *options);
+    const double rate = result.elapsed_s > 0 ? static_cast<double>(result.runs) / result.elapsed_s : 0;
+    std::cout << "runs: " << result.runs << " in " << result.elapsed_s << " s (" << static_cast<std::uint64_t>(rate)
+              << " runs/s), failures: " << result.failures.size() << "\n";
+    // One reproducer per distinct failure, for its first run (lowest index): deterministic.
+    std::map<FailureKey, std::pair<const FailureRecord*, std::uint64_t>> distinct;
+    std::vector<FailureKey> order;
+    for (const FailureRecord& record : result.failures) {
+        auto [at, fresh] = distinct.try_emplace(record.key, &record, 0);
+        at->second.second++;
+        if (fresh) {
+            order.push_back(record.key);
+        }
+    }
+    const std::filesystem::path out(args.out);
+    for (std::size_t i = 0; i < order.size(); i++) {
+        const auto& [first, count] = distinct[order[i]];
+        if (i < args.shrink_max) {
+            (void)report_failure(*input, *options, *first, count, out);
+        } else {
+            std::cout << "failure: " << order[i].describe() << " (" << count << " runs; first: run "
+                      << first->index << ", seed " << first->seed << "; not shrunk)\n";
+        }
+    }
+    print_coverage(result.coverage);
+    const std::filesystem::path results = out / results_name(input->scenario.name, *options);
+    if (write_file(results, results_json(result, *options).dump(2) + "\n")) {
+        std::cout << "results: " << results.string() << "\n";
+    }
+    return result.failures.empty() && !result.worker_crashed ? exit_ok : exit_failed;
+}
+
+} // namespace routesim::tools

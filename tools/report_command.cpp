@@ -1,0 +1,64 @@
+// routesim report, and the report of routesim run --report.
+// Part of tools/: may use every layer's public headers.
+#include "tools/report_command.hpp"
+
+#include <iostream>
+
+#include "reports/report.hpp"
+#include "scenarios/loader.hpp"
+#include "sim/trace.hpp"
+
+namespace routesim::tools {
+namespace {
+
+// Writes the report of a finished run; returns the exit code of that step.
+int write(const std::string& dir, const scenarios::Scenario& scenario,
+          const reports::CollectedRun& run, const std::string& source, std::ostream& out) {
+    auto files = reports::write_report(dir, scenario, run, reports::ReportOptions{.source = source});
+    if (!files) {
+        std::cerr << "routesim report: " << files.error() << "\n";
+        return exit_failed;
+    }
+    out << "report: " << (std::filesystem::path(dir) / "index.html").string() << "\n";
+    if (!files.value().has_picture) {
+        out << "report: no topology.svg: " << files.value().note << "\n";
+    }
+    return exit_ok;
+}
+
+} // namespace
+
+int report_command(const ReportArgs& args) {
+    auto loaded = scenarios::load_scenario_file(args.file);
+    if (!loaded) {
+        std::cerr << loaded.error().to_string() << "\n";
+        return exit_bad_input;
+    }
+    if (auto ready = reports::prepare_report_dir(args.out_dir); !ready) {
+        std::cerr << "routesim report: " << ready.error() << "\n";
+        return exit_bad_input;
+    }
+    const scenarios::Scenario& scenario = loaded.value();
+    const reports::CollectedRun run = reports::run_collected(scenario);
+    std::cout << "seed: " << run.result.seed << "\n";
+    std::cout << "trace-hash: " << sim::format_hash(run.result.trace_hash) << "\n";
+    std::cout << "verdict: " << (run.result.passed() ? "PASS" : "FAIL") << "\n";
+    return write(args.out_dir, scenario, run, args.file, std::cout);
+}
+
+int run_with_report(const RunArgs& args, const std::string& report_dir) {
+    if (auto ready = reports::prepare_report_dir(report_dir); !ready) {
+        std::cerr << "routesim run: --report: " << ready.error() << "\n";
+        return exit_bad_input;
+    }
+    reports::TraceCollector collector;
+    RunHooks hooks;
+    hooks.sinks.push_back(&collector);
+    hooks.after_run = [&](const scenarios::Scenario& scenario, const scenarios::RunResult& result) {
+        const reports::CollectedRun run{result, collector.facts()};
+        return write(report_dir, scenario, run, args.file, std::cerr);
+    };
+    return run_command(args, hooks);
+}
+
+} // namespace routesim::tools

@@ -1,0 +1,322 @@
+// Shrinking: the candidate reproducer (faults pinned as timeline actions, choices as
+// run.schedule), its verification, and the minimising passes (shrink_passes.cpp).
+// Part of tools/: may use every layer's public headers.
+#include "tools/shrink.hpp"
+
+#include <algorithm>
+
+#include "scenarios/loader.hpp"
+#include "sim/time.hpp"
+#include "sim/trace.hpp"
+#include "tools/shrink_detail.hpp"
+
+namespace routesim::tools {
+
+using nlohmann::json;
+using scenarios::FiredFault;
+using scenarios::RunResult;
+using scenarios::Verb;
+
+namespace {
+
+std::string time_text(sim::Instant at) {
+    return sim::format_instant(at);
+}
+
+/// The timeline action that replays `fault`, or nothing when it cannot be pinned.
+std::optional<json> pinned_action(const FiredFault& fault, const json& original) {
+    if (!fault.pinnable) {
+        return std::nullopt;
+    }
+    json action{{"at", time_text(fault.at)}, {"step", fault.step}};
+    const std::string verb(scenarios::spelling(fault.verb));
+    switch (fault.verb) {
+    case Verb::Kill:
+    case Verb::Crash:
+        action[verb] = fault.target;
+        return action;
+    case Verb::FailSpawns:
+        action[verb] = json{{"node", fault.target}, {"count", 1}};
+        return action;
+    default:
+        break;
+    }
+    if (!scenarios::is_management_verb(fault.verb)) {
+        return std::nullopt;
+    }
+    json argument{{"router", fault.target}, {"name", fault.route}};
+    if (fault.verb == Verb::AddRoute || fault.verb == Verb::ReplaceRoute) {
+        const json::json_pointer pointer(fault.worker_pointer);
+        if (fault.worker_pointer.empty() || !original.contains(pointer)) {
+            return std::nullopt;
+        }
+        argument["worker"] = original.at(pointer);
+    }
+    action[verb] = std::move(argument);
+    action["via"] = std::string(scenarios::spelling(fault.via));
+    return action;
+}
+
+void set_run(json& document, const ShrinkInput& input, const std::vector<std::uint32_t>& schedule) {
+    json& run = document["run"];
+    run["seed"] = input.seed;
+    run["schedule"] = schedule;
+    // Replay falls back to the canonical (fifo) choice when the log runs out, so an empty log
+    // is a fifo run; a non-empty one names the policy that made it.
+    run["scheduler"] = schedule.empty() ? std::string("fifo")
+                                        : std::string(sim::policy_name(input.scheduler));
+    if (input.semantics.has_value()) {
+        run["semantics"] = std::string(scenarios::spelling(*input.semantics));
+    }
+}
+
+} // namespace
+
+namespace detail {
+
+std::optional<json> pinned_document(const ShrinkInput& input) {
+    json document = *input.document;
+    json actions = json::array();
+    for (const FiredFault& fault : input.failing->faults) {
+        auto action = pinned_action(fault, *input.document);
+        if (!action.has_value()) {
+            return std::nullopt;
+        }
+        actions.push_back(std::move(*action));
+    }
+    if (document.contains("faults")) {
+        // Only the terminate-cost draws stay random: they have their own stream, so they
+        // replay from the seed whatever else is pinned.
+        const json faults = document["faults"];
+        document.erase("faults");
+        if (faults.contains("terminate_cost")) {
+            document["faults"] = json{{"terminate_cost", faults["terminate_cost"]}};
+        }
+    }
+    if (!actions.empty()) {
+        json& timeline = document["timeline"];
+        if (!timeline.is_array()) {
+            timeline = json::array();
+        }
+        for (json& action : actions) {
+            timeline.push_back(std::move(action));
+        }
+    }
+    set_run(document, input, input.failing->decisions);
+    return document;
+}
+
+json fallback_document(const ShrinkInput& input) {
+    json document = *input.document;
+    if (document.contains("faults") && document["faults"].is_object()) {
+        document["faults"]["aim"] = true; // the fuzzer aimed; so does the replay
+    }
+    set_run(document, input, input.failing->decisions);
+    return document;
+}
+
+std::vector<std::pair<std::string, std::string>> failed_checks(const RunResult& result) {
+    std::vector<std::pair<std::string, std::string>> failed;
+    for (const auto& check : result.checks) {
+        if (!check.ok) {
+            failed.emplace_back(check.what, check.actual);
+        }
+    }
+    std::sort(failed.begin(), failed.end());
+    return failed;
+}
+
+Evaluator::Evaluator(const ShrinkInput& input) : input_(input) {
+    if (input_.failure.kind == "check") {
+        failed_checks_ = failed_checks(*input_.failing);
+    }
+}
+
+std::optional<RunResult> Evaluator::run(const json& document, const scenarios::RunSettings& settings) {
+    auto loaded = scenarios::load_scenario_text(document.dump(), "reproducer");
+    if (!loaded) {
+        return std::nullopt;
+    }
+    return scenarios::run_scenario(loaded.value(), settings);
+}
+
+bool Evaluator::holds(const json& document) {
+    if (exhausted()) {
+        return false;
+    }
+    candidates_++;
+    scenarios::RunSettings settings;
+    settings.check_determinism = false;
+    settings.stop_on_violation = input_.failure.kind == "invariant";
+    const auto result = run(document, settings);
+    if (!result.has_value()) {
+        return false;
+    }
+    if (input_.failure.kind == "check") {
+        return failed_checks(*result) == failed_checks_;
+    }
+    return shows(*result, input_.failure);
+}
+
+ShrinkSizes sizes_of(const json& document) {
+    ShrinkSizes sizes;
+    if (document.contains("timeline")) {
+        sizes.timeline = document["timeline"].size();
+    }
+    if (document.contains("workload")) {
+        for (const json& entry : document["workload"]) {
+            sizes.workload_entries++;
+            sizes.messages += entry.value("count", std::uint64_t{1});
+        }
+    }
+    if (document.contains("run") && document["run"].contains("schedule")) {
+        sizes.schedule = document["run"]["schedule"].size();
+    }
+    for (const json::json_pointer& route : route_pointers(document)) {
+        (void)route;
+        sizes.routes++;
+    }
+    return sizes;
+}
+
+} // namespace detail
+
+namespace {
+
+std::string describe_record(const sim::TraceRecord& record) {
+    std::string text = "#" + std::to_string(record.seq) + " at " + time_text(record.at) + ": " +
+                       record.kind;
+    for (const auto& [key, value] : record.fields) {
+        text += " " + key + "=";
+        std::visit([&text](const auto& v) {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, std::string>) {
+                text += v;
+            } else if constexpr (std::is_same_v<V, bool>) {
+                text += v ? "true" : "false";
+            } else {
+                text += std::to_string(v);
+            }
+        }, value);
+    }
+    return text;
+}
+
+bool tells_the_story(const sim::TraceRecord& record) {
+    static constexpr std::string_view kinds[] = {
+        "fault_kill",    "fault_aim",   "kill",           "exit", "route_pending", "route_admin",
+        "route_restart", "sup_restart", "sup_child_exit", "drop", "signal_lost"};
+    for (std::string_view kind : kinds) {
+        if (record.kind == kind) {
+            return true;
+        }
+    }
+    if (record.kind == "call_result" || record.kind == "pool_forward") {
+        const std::string outcome = record.text("outcome");
+        return outcome != "ok";
+    }
+    return record.kind == "route" && record.text("resolution") == "failed";
+}
+
+/// Keeps only the events that tell what happened (faults, pending changes, losses).
+class StorySink final : public sim::TraceSink {
+public:
+    void on_event(const sim::TraceEvent& event) override {
+        sim::TraceRecord record = sim::MemorySink::copy(event);
+        if (tells_the_story(record)) {
+            records_.push_back(std::move(record));
+        }
+    }
+    const std::vector<sim::TraceRecord>& records() const { return records_; }
+
+private:
+    std::vector<sim::TraceRecord> records_;
+};
+
+std::vector<std::string> witnesses_of(const RunResult& result, const FailureKey& key,
+                                      const StorySink& trace) {
+    std::vector<std::string> lines;
+    if (key.kind == "invariant") {
+        for (const auto& violation : result.violations) {
+            if (violation.invariant == key.name) {
+                for (const auto& witness : violation.witnesses) {
+                    lines.push_back("#" + std::to_string(witness.seq) + " at " +
+                                    time_text(witness.at) + ": " + witness.text);
+                }
+                return lines;
+            }
+        }
+    }
+    std::vector<std::string> story;
+    for (const sim::TraceRecord& record : trace.records()) {
+        story.push_back(describe_record(record));
+    }
+    constexpr std::size_t shown_max = 12;
+    if (story.size() <= shown_max) {
+        return story;
+    }
+    lines.assign(story.begin(), story.begin() + shown_max / 2);
+    lines.push_back("... " + std::to_string(story.size() - shown_max) + " more");
+    lines.insert(lines.end(), story.end() - shown_max / 2, story.end());
+    return lines;
+}
+
+} // namespace
+
+std::string explain_failure(const RunResult& result, const FailureKey& key) {
+    if (key.kind == "invariant") {
+        for (const auto& violation : result.violations) {
+            if (violation.invariant == key.name) {
+                return "invariant " + key.name + " violated at " + time_text(violation.at) + ": " +
+                       violation.explanation;
+            }
+        }
+    }
+    if (key.kind == "check") {
+        for (const auto& check : result.checks) {
+            if (!check.ok && check.what == key.name) {
+                return "expectation " + check.what + " failed at " + time_text(check.at) +
+                       ": expected " + check.expected + ", got " + check.actual + " (" +
+                       check.pointer + ")";
+            }
+        }
+    }
+    return key.describe() + " at " + time_text(result.outcome.end);
+}
+
+std::string reproducer_text(const json& document) {
+    return document.dump(2) + "\n";
+}
+
+sim::Result<Reproducer, std::string> shrink_failure(const ShrinkInput& input) {
+    RS_ASSERT(input.document != nullptr && input.failing != nullptr);
+    detail::Evaluator evaluator(input);
+    Reproducer reproducer;
+    std::optional<json> candidate = detail::pinned_document(input);
+    if (!candidate.has_value() || !evaluator.holds(*candidate)) {
+        reproducer.pinned = false;
+        candidate = detail::fallback_document(input);
+        if (!evaluator.holds(*candidate)) {
+            return sim::fail("seed " + std::to_string(input.seed) + ": replaying the failing run (" +
+                             input.failure.describe() + ") did not reproduce it");
+        }
+    }
+    reproducer.before = detail::sizes_of(*candidate);
+    reproducer.document = detail::minimise(std::move(*candidate), evaluator, input.failure);
+    reproducer.after = detail::sizes_of(reproducer.document);
+    reproducer.candidates = evaluator.candidates();
+    // Verify as `routesim run` runs it: default settings, the whole run, the determinism check.
+    StorySink trace;
+    scenarios::RunSettings settings;
+    settings.extra_sinks.push_back(&trace);
+    auto final_result = detail::Evaluator::run(reproducer.document, settings);
+    if (!final_result.has_value() || !shows(*final_result, input.failure)) {
+        return sim::fail("seed " + std::to_string(input.seed) +
+                         ": the minimised reproducer does not show " + input.failure.describe());
+    }
+    reproducer.result = std::move(*final_result);
+    reproducer.witnesses = witnesses_of(reproducer.result, input.failure, trace);
+    return reproducer;
+}
+
+} // namespace routesim::tools
