@@ -2,6 +2,8 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/monitor.hpp"
 
+#include <charconv>
+
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
@@ -76,47 +78,29 @@ Monitor* MonitorSet::find(std::string_view name) const {
     return nullptr;
 }
 
-std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
-                         std::uint64_t fallback) {
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        const sim::TraceField& field = event.fields[i];
-        if (field.key.hash == key.hash && field.key.name == key.name) {
-            if (field.value.type() == sim::TraceValue::Type::Int ||
-                field.value.type() == sim::TraceValue::Type::Uint ||
-                field.value.type() == sim::TraceValue::Type::Bool) {
-                return field.value.as_uint();
-            }
-            return fallback;
-        }
-    }
-    return fallback;
-}
-
-std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        const sim::TraceField& field = event.fields[i];
-        if (field.key.hash == key.hash && field.key.name == key.name &&
-            field.value.type() == sim::TraceValue::Type::Text) {
-            return field.value.as_text();
-        }
-    }
-    return {};
-}
-
 std::string describe_event(const sim::TraceEvent& event) {
-    std::string text(event.kind.name);
+    // Monitors render witnesses eagerly (for every send, call, ...), so this is on the hot
+    // path of every checked run: one allocation, numbers written in place.
+    std::string text;
+    text.reserve(event.kind.name.size() + 24 * event.field_count);
+    text += event.kind.name;
+    char number[24];
     for (std::size_t i = 0; i < event.field_count; i++) {
         const sim::TraceField& field = event.fields[i];
-        text += " ";
+        text += ' ';
         text += field.key.name;
-        text += "=";
+        text += '=';
         switch (field.value.type()) {
-        case sim::TraceValue::Type::Int:
-            text += std::to_string(field.value.as_int());
+        case sim::TraceValue::Type::Int: {
+            const auto written = std::to_chars(number, number + sizeof number, field.value.as_int());
+            text.append(number, written.ptr);
             break;
-        case sim::TraceValue::Type::Uint:
-            text += std::to_string(field.value.as_uint());
+        }
+        case sim::TraceValue::Type::Uint: {
+            const auto written = std::to_chars(number, number + sizeof number, field.value.as_uint());
+            text.append(number, written.ptr);
             break;
+        }
         case sim::TraceValue::Type::Bool:
             text += field.value.as_bool() ? "true" : "false";
             break;

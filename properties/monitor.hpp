@@ -81,11 +81,37 @@ private:
 
 // -- reading events ---------------------------------------------------------------------
 
-/// The unsigned value of field `key` (int or uint), or `fallback` when absent.
-std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
-                         std::uint64_t fallback = 0);
+/// True when `field` has the key `key` (the same constant key object first, so the common
+/// path compares no bytes).
+inline bool has_key(const sim::TraceField& field, const sim::TraceKey& key) {
+    return field.key.hash == key.hash &&
+           (field.key.name.data() == key.name.data() || field.key.name == key.name);
+}
+
+/// The unsigned value of field `key` (int or uint), or `fallback` when absent. Inline: every
+/// monitor reads several fields of every event.
+inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
+                                std::uint64_t fallback = 0) {
+    for (std::size_t i = 0; i < event.field_count; i++) {
+        const sim::TraceField& field = event.fields[i];
+        if (has_key(field, key)) {
+            return field.value.type() == sim::TraceValue::Type::Text ? fallback
+                                                                     : field.value.as_uint();
+        }
+    }
+    return fallback;
+}
+
 /// The text of field `key`, or "" when absent.
-std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key);
+inline std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
+    for (std::size_t i = 0; i < event.field_count; i++) {
+        const sim::TraceField& field = event.fields[i];
+        if (has_key(field, key) && field.value.type() == sim::TraceValue::Type::Text) {
+            return field.value.as_text();
+        }
+    }
+    return {};
+}
 /// True when the event has kind `kind` (compares the precomputed hash, then the name).
 inline bool is_kind(const sim::TraceEvent& event, const sim::TraceKey& kind) {
     return event.kind.hash == kind.hash && event.kind.name == kind.name;

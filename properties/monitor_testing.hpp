@@ -26,7 +26,8 @@ inline void replay(const std::deque<sim::TraceRecord>& records, sim::TraceSink& 
         fields.clear();
         for (const auto& [key, value] : record.fields) {
             fields.push_back(sim::TraceField{
-                sim::TraceKey(key), std::visit([](const auto& v) { return sim::TraceValue(v); }, value)});
+                sim::TraceKey(key),
+                std::visit([](const auto& v) { return sim::TraceValue(v); }, value)});
         }
         sink.on_event(sim::TraceEvent{record.seq, record.at, sim::TraceKey(record.kind),
                                       fields.data(), fields.size()});
@@ -46,7 +47,8 @@ inline std::size_t find_record(const std::deque<sim::TraceRecord>& records, std:
 }
 
 /// Sets the existing field `key` of `record` to `value`.
-inline void set_field(sim::TraceRecord& record, std::string_view key, sim::TraceRecord::Value value) {
+inline void set_field(sim::TraceRecord& record, std::string_view key,
+                      sim::TraceRecord::Value value) {
     for (auto& field : record.fields) {
         if (field.first == key) {
             field.second = std::move(value);
@@ -67,28 +69,36 @@ struct HandTrace {
         bus.emit(now, kind, fields);
     }
     void spawn(U pid, U parent, std::string_view kind = "Actor") {
-        emit(runtime::trace::spawn, {{runtime::trace::pid, pid}, {runtime::trace::parent, parent},
-                                     {runtime::trace::name, ""}, {runtime::trace::behavior, "test"},
+        emit(runtime::trace::spawn, {{runtime::trace::pid, pid},
+                                     {runtime::trace::parent, parent},
+                                     {runtime::trace::name, ""},
+                                     {runtime::trace::behavior, "test"},
                                      {runtime::trace::kind, kind}});
     }
     void spawn_failed(U pid, U parent) {
-        emit(runtime::trace::spawn_failed,
-             {{runtime::trace::pid, pid}, {runtime::trace::parent, parent},
-              {runtime::trace::name, ""}, {runtime::trace::reason, "spawn refused"}});
+        emit(runtime::trace::spawn_failed, {{runtime::trace::pid, pid},
+                                            {runtime::trace::parent, parent},
+                                            {runtime::trace::name, ""},
+                                            {runtime::trace::reason, "spawn refused"}});
     }
     void exit(U pid) {
-        emit(runtime::trace::exit, {{runtime::trace::pid, pid}, {runtime::trace::reason, "kill"},
+        emit(runtime::trace::exit, {{runtime::trace::pid, pid},
+                                    {runtime::trace::reason, "kill"},
                                     {runtime::trace::name, ""}});
     }
     /// A take; queue 2 is Main, type 0 Regular, 1 Request, 3 Exit (queue 0).
     void take(U pid, U id, U queue, U type, U from) {
-        emit(runtime::trace::take, {{runtime::trace::pid, pid}, {runtime::trace::id, id},
-                                    {runtime::trace::queue, queue}, {runtime::trace::type, type},
+        emit(runtime::trace::take, {{runtime::trace::pid, pid},
+                                    {runtime::trace::id, id},
+                                    {runtime::trace::queue, queue},
+                                    {runtime::trace::type, type},
                                     {runtime::trace::from, from}});
     }
     void forward(U id, U by, U to, U from) {
-        emit(runtime::trace::forward, {{runtime::trace::id, id}, {runtime::trace::by, by},
-                                       {runtime::trace::to, to}, {runtime::trace::from, from},
+        emit(runtime::trace::forward, {{runtime::trace::id, id},
+                                       {runtime::trace::by, by},
+                                       {runtime::trace::to, to},
+                                       {runtime::trace::from, from},
                                        {runtime::trace::queue, U{2}}});
     }
     void route_init(U router, std::string_view name, U worker) {
@@ -97,42 +107,48 @@ struct HandTrace {
                                           {runtime::trace::worker, worker}});
     }
     void route(U router, U id, std::string_view name, std::string_view resolution, U worker) {
-        emit(runtime::trace::route, {{runtime::trace::router, router}, {runtime::trace::id, id},
+        emit(runtime::trace::route, {{runtime::trace::router, router},
+                                     {runtime::trace::id, id},
                                      {runtime::trace::name, name},
                                      {runtime::trace::resolution, resolution},
                                      {runtime::trace::worker, worker}});
     }
-    void route_admin(U router, std::string_view op, std::string_view name, std::string_view result) {
+    void route_admin(U router, std::string_view op, std::string_view name,
+                     std::string_view result) {
         emit(runtime::trace::route_admin, {{runtime::trace::router, router},
                                            {runtime::trace::op, op},
                                            {runtime::trace::name, name},
                                            {runtime::trace::result, result}});
     }
-    void route_pending(U router, std::string_view name, std::string_view from,
-                       std::string_view to, U worker) {
-        emit(runtime::trace::route_pending,
-             {{runtime::trace::router, router}, {runtime::trace::name, name},
-              {runtime::trace::from_state, from}, {runtime::trace::to_state, to},
-              {runtime::trace::worker, worker}});
+    void route_pending(U router, std::string_view name, std::string_view from, std::string_view to,
+                       U worker) {
+        emit(runtime::trace::route_pending, {{runtime::trace::router, router},
+                                             {runtime::trace::name, name},
+                                             {runtime::trace::from_state, from},
+                                             {runtime::trace::to_state, to},
+                                             {runtime::trace::worker, worker}});
     }
     void route_restart(U router, std::string_view name, std::string_view restart, U worker,
                        U slot) {
-        emit(runtime::trace::route_restart,
-             {{runtime::trace::router, router}, {runtime::trace::name, name},
-              {runtime::trace::restart, restart}, {runtime::trace::worker, worker},
-              {runtime::trace::slot, slot}});
+        emit(runtime::trace::route_restart, {{runtime::trace::router, router},
+                                             {runtime::trace::name, name},
+                                             {runtime::trace::restart, restart},
+                                             {runtime::trace::worker, worker},
+                                             {runtime::trace::slot, slot}});
     }
     void sup_restart(U sup, std::string_view child, U pid, U intensity, std::int64_t period_ns) {
-        emit(runtime::trace::sup_restart,
-             {{runtime::trace::sup_key_sup, sup}, {runtime::trace::sup_key_child, child},
-              {runtime::trace::pid, pid}, {runtime::trace::reason, "boom"},
-              {runtime::trace::sup_key_intensity, intensity},
-              {runtime::trace::sup_key_period_ns, period_ns}});
+        emit(runtime::trace::sup_restart, {{runtime::trace::sup_key_sup, sup},
+                                           {runtime::trace::sup_key_child, child},
+                                           {runtime::trace::pid, pid},
+                                           {runtime::trace::reason, "boom"},
+                                           {runtime::trace::sup_key_intensity, intensity},
+                                           {runtime::trace::sup_key_period_ns, period_ns}});
     }
     void sup_intensity_exceeded(U sup, std::string_view child, U pid) {
-        emit(runtime::trace::sup_intensity_exceeded,
-             {{runtime::trace::sup_key_sup, sup}, {runtime::trace::sup_key_child, child},
-              {runtime::trace::pid, pid}, {runtime::trace::reason, "boom"}});
+        emit(runtime::trace::sup_intensity_exceeded, {{runtime::trace::sup_key_sup, sup},
+                                                      {runtime::trace::sup_key_child, child},
+                                                      {runtime::trace::pid, pid},
+                                                      {runtime::trace::reason, "boom"}});
     }
 };
 

@@ -12,9 +12,9 @@ namespace routesim::properties {
 namespace {
 
 constexpr std::array<std::string_view, 11> names = {
-    "route_stability",     "key_affinity",   "pending_exclusivity",    "sender_preservation",
-    "atomic_init",         "counter_consistency", "no_forward_to_disabled", "message_conservation",
-    "call_outcome",        "pair_fifo",      "restart_intensity",
+    "route_stability", "key_affinity",        "pending_exclusivity",    "sender_preservation",
+    "atomic_init",     "counter_consistency", "no_forward_to_disabled", "message_conservation",
+    "call_outcome",    "pair_fifo",           "restart_intensity",
 };
 
 } // namespace

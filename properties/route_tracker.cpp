@@ -4,12 +4,12 @@
 #include "properties/route_tracker.hpp"
 
 #include <algorithm>
-#include <array>
 #include <limits>
 
 #include "runtime/mailbox.hpp"
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::properties {
 namespace trace = runtime::trace;
@@ -99,6 +99,14 @@ bool RouteTracker::lost(std::uint64_t router) const {
 
 // -- dispatch -----------------------------------------------------------------------------
 
+RouteTracker::Route& RouteTracker::indexed(Router& router, const std::string& name) {
+    // Every by_worker entry names a route of the table (set_worker and erase_route keep it so).
+    auto found = router.routes.find(name);
+    RS_ASSERT(found != router.routes.end());
+    RS_ASSERT(found->second.worker != 0);
+    return found->second;
+}
+
 RouteTracker::Router* RouteTracker::find_router(std::uint64_t router) {
     auto found = routers_.find(router);
     return found == routers_.end() || found->second.lost ? nullptr : &found->second;
@@ -180,7 +188,7 @@ void RouteTracker::on_exit(const sim::TraceEvent& event) {
     }
     auto name = router->by_worker.find(pid);
     if (name != router->by_worker.end()) {
-        router->routes.find(name->second)->second.worker_exited = true;
+        indexed(*router, name->second).worker_exited = true;
     }
 }
 
@@ -197,7 +205,7 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
         return; // R44, R50: a dropped worker's exit, or one that ends the router
     }
     const std::string route_name = name->second;
-    Route& route = router.routes.find(route_name)->second;
+    Route& route = indexed(router, route_name);
     if (route.state != RouteState::Running) {
         return; // R27: the route_pending that follows in this step tells the outcome
     }
@@ -209,8 +217,11 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
 
 void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
                               std::vector<Finding>& out) {
-    const LastForward forward{event.seq, event.at, field_uint(event, trace::id),
-                              field_uint(event, trace::to), field_uint(event, trace::from),
+    const LastForward forward{event.seq,
+                              event.at,
+                              field_uint(event, trace::id),
+                              field_uint(event, trace::to),
+                              field_uint(event, trace::from),
                               field_uint(event, trace::queue)};
     router.last_forward = forward;
     if (!wants(RouteCheck::ForwardToDisabled)) {
@@ -220,12 +231,13 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::Trac
     if (name == router.by_worker.end()) {
         return;
     }
-    const Route& route = router.routes.find(name->second)->second;
+    const Route& route = indexed(router, name->second);
     if (!takes_no_messages(route.state)) {
         return;
     }
     router.forward_reported = forward.id;
-    out.push_back(Finding{RouteCheck::ForwardToDisabled, event.at,
+    out.push_back(Finding{RouteCheck::ForwardToDisabled,
+                          event.at,
                           "router " + pid_text(pid) + " forwarded message " +
                               std::to_string(forward.id) + " to " + pid_text(forward.to) +
                               ", the worker of route " + quoted(name->second) +
@@ -252,14 +264,14 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::stri
     auto [entry, inserted] = router.by_worker.try_emplace(worker, name);
     if (!inserted && entry->second != name) {
         if (wants(RouteCheck::SharedWorker)) {
-            const Route& other = router.routes.find(entry->second)->second;
-            out.push_back(Finding{RouteCheck::SharedWorker, event.at,
-                                  "router " + pid_text(pid) + " recorded worker " +
-                                      pid_text(worker) + " for route " + quoted(name) +
-                                      ", but it is already the worker of route " +
-                                      quoted(entry->second) +
-                                      " (a restart must stay under its own name)",
-                                  {other.since, witness_of(event)}});
+            const Route& other = indexed(router, entry->second);
+            out.push_back(Finding{
+                RouteCheck::SharedWorker,
+                event.at,
+                "router " + pid_text(pid) + " recorded worker " + pid_text(worker) + " for route " +
+                    quoted(name) + ", but it is already the worker of route " +
+                    quoted(entry->second) + " (a restart must stay under its own name)",
+                {other.since, witness_of(event)}});
         }
         entry->second = name;
     }
@@ -276,7 +288,10 @@ void RouteTracker::erase_route(Router& router, const std::string& name) {
         router.by_worker.erase(recorded);
     }
     router.routes.erase(found);
-    router.order.erase(std::find(router.order.begin(), router.order.end(), name)); // R27
+    auto position = std::find(router.order.begin(), router.order.end(), name);
+    RS_ASSERT(position != router.order.end());
+    router.order.erase(position); // R27: later entries move up
+    RS_ASSERT(router.order.size() == router.routes.size());
 }
 
 void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event,
@@ -323,6 +338,14 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     const std::uint64_t id = field_uint(event, trace::id);
     const std::uint64_t worker = field_uint(event, trace::worker);
     const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
+    const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
+                             takes_no_messages(route.state) && router.forward_reported != id;
+    const bool stale = wants(RouteCheck::StaleWorker) && worker != route.worker;
+    const bool mismatch = wants(RouteCheck::ForwardMismatch) &&
+                          (!forwarded || router.last_forward->to != worker);
+    if (!to_disabled && !stale && !mismatch) {
+        return; // the hot path: no text is built
+    }
     std::vector<Witness> witnesses{route.since};
     if (forwarded) {
         witnesses.push_back(router.last_forward->witness(pid));
@@ -330,25 +353,24 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     witnesses.push_back(witness_of(event));
     const std::string head = "router " + pid_text(pid) + " routed message " + std::to_string(id) +
                              " to route " + quoted(name);
-    if (wants(RouteCheck::ForwardToDisabled) && takes_no_messages(route.state) &&
-        router.forward_reported != id) {
+    if (to_disabled) {
         out.push_back(Finding{RouteCheck::ForwardToDisabled, event.at,
                               head + " while the route is " + state_phrase(route.state),
                               witnesses});
     }
-    if (wants(RouteCheck::StaleWorker) && worker != route.worker) {
-        const std::string current = route.worker == 0
-                                        ? ", but the route has no current worker"
-                                        : ", which is not the route's current worker " +
-                                              pid_text(route.worker);
+    if (stale) {
+        const std::string current =
+            route.worker == 0
+                ? ", but the route has no current worker"
+                : ", which is not the route's current worker " + pid_text(route.worker);
         out.push_back(Finding{RouteCheck::StaleWorker, event.at,
                               head + " and delivered it to " + pid_text(worker) + current,
                               witnesses});
     }
-    if (wants(RouteCheck::ForwardMismatch) && (!forwarded || router.last_forward->to != worker)) {
-        const std::string what = forwarded ? " but forwarded it to " +
-                                                 pid_text(router.last_forward->to)
-                                           : " but never forwarded it";
+    if (mismatch) {
+        const std::string what = forwarded
+                                     ? " but forwarded it to " + pid_text(router.last_forward->to)
+                                     : " but never forwarded it";
         out.push_back(Finding{RouteCheck::ForwardMismatch, event.at,
                               head + " (worker " + pid_text(worker) + ")" + what, witnesses});
     }
@@ -368,10 +390,12 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const sim::Trac
         std::find(router.order.begin(), router.order.end(), name) - router.order.begin());
     if (wants(RouteCheck::SlotMoved) && slot != no_slot && slot != index) {
         // R22: a replacement goes into the same slot, at the same table position.
-        out.push_back(Finding{RouteCheck::SlotMoved, event.at,
+        out.push_back(Finding{RouteCheck::SlotMoved,
+                              event.at,
                               "router " + pid_text(pid) + " restarted route " + quoted(name) +
-                                  " in slot " + std::to_string(slot) + ", but the route holds slot " +
-                                  std::to_string(index) + " (a restart keeps the route's place)",
+                                  " in slot " + std::to_string(slot) +
+                                  ", but the route holds slot " + std::to_string(index) +
+                                  " (a restart keeps the route's place)",
                               {route.since, witness_of(event)}});
     }
     route.state = RouteState::Running; // R13, R22, R45
@@ -397,13 +421,14 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
         if (wants(RouteCheck::SecondPending) && (is_pending(route.state) || is_pending(*from))) {
             before.second_pending = true;
             const RouteState first = is_pending(route.state) ? route.state : *from;
-            out.push_back(Finding{RouteCheck::SecondPending, event.at,
-                                  "router " + pid_text(pid) + " started a second pending operation (" +
-                                      std::string(route_state_name(*to)) + ") on route " +
-                                      quoted(name) + " while " +
-                                      std::string(route_state_name(first)) +
-                                      " had not ended; a route has at most one",
-                                  {route.since, witness_of(event)}});
+            out.push_back(
+                Finding{RouteCheck::SecondPending,
+                        event.at,
+                        "router " + pid_text(pid) + " started a second pending operation (" +
+                            std::string(route_state_name(*to)) + ") on route " + quoted(name) +
+                            " while " + std::string(route_state_name(first)) +
+                            " had not ended; a route has at most one",
+                        {route.since, witness_of(event)}});
         }
         router.before = std::move(before);
         route.state = *to;
@@ -416,7 +441,8 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
     if (wants(RouteCheck::PendingEndWithoutExit) && is_pending(route.state) && route.worker != 0 &&
         !route.worker_exited) {
         // R27: pending ends when the router processes the recorded worker's exit.
-        out.push_back(Finding{RouteCheck::PendingEndWithoutExit, event.at,
+        out.push_back(Finding{RouteCheck::PendingEndWithoutExit,
+                              event.at,
                               "router " + pid_text(pid) + " ended the " +
                                   std::string(route_state_name(route.state)) + " of route " +
                                   quoted(name) + " (now " + std::string(route_state_name(*to)) +
@@ -451,8 +477,7 @@ std::string RouteTracker::admin_problem(std::uint64_t pid, const sim::TraceEvent
                ", but route " + quoted(before.name) + " was " + state_phrase(was) + ", where the " +
                profile + " answers " + std::string(call_outcome_name(prediction.outcome)) + note;
     }
-    if (prediction.after.state != now &&
-        (is_pending(prediction.after.state) || is_pending(now))) {
+    if (prediction.after.state != now && (is_pending(prediction.after.state) || is_pending(now))) {
         return call + " left route " + quoted(before.name) + " " + state_phrase(now) +
                ", but from " + state_phrase(was) + " the " + profile + " leads to " +
                state_phrase(prediction.after.state);
@@ -490,7 +515,8 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceE
     const RouteSlot slot{before.existed ? before.route.state : RouteState::Absent, 0, 0};
     const CallPrediction prediction = properties::predict_call(slot, args, env);
     auto now = router.routes.find(name);
-    const RouteState now_state = now == router.routes.end() ? RouteState::Absent : now->second.state;
+    const RouteState now_state =
+        now == router.routes.end() ? RouteState::Absent : now->second.state;
     std::string problem = admin_problem(pid, event, before, prediction, now_state);
     if (!problem.empty()) {
         if (wants(RouteCheck::AdminResult) && !before.second_pending) {
@@ -521,6 +547,7 @@ void RouteTracker::commit_admin(Router& router, std::uint64_t pid, const std::st
     if (inserted) {
         router.order.push_back(name); // R30: appended at the end of the table
     }
+    RS_ASSERT(router.order.size() == router.routes.size());
     Route& route = found->second;
     const bool changed =
         inserted || route.state != after || prediction.worker != WorkerChange::Keep;

@@ -1,7 +1,5 @@
-// RouteTracker: follows every router's route table from the trace alone (route_init,
-// route_admin, route_pending, route_restart, route, and the spawns, takes, forwards and exits
-// around them) and checks each step against the route state model (route_model.hpp).
-// The route monitors (router_monitors.hpp) are thin filters over its findings.
+// RouteTracker: rebuilds every router's route table from the trace alone and checks each
+// step against the route state model (route_model.hpp); the route monitors filter its findings.
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
@@ -84,13 +82,13 @@ private:
         bool worker_exited = false; // the recorded worker's exit event was seen
         Witness since;              // the event that gave the route its state or worker
     };
-    struct Before {                 // a route as it was when a management call began
+    struct Before { // a route as it was when a management call began
         std::string name;
         Route route;
         bool existed = false;
         bool second_pending = false; // already reported as a second pending operation
     };
-    struct LastForward {            // the router's last forward, rendered only for witnesses
+    struct LastForward { // the router's last forward, rendered only for witnesses
         std::uint64_t seq = 0;
         sim::Instant at;
         std::uint64_t id = 0;
@@ -101,11 +99,11 @@ private:
     };
     struct Router {
         std::map<std::string, Route, std::less<>> routes;
-        std::vector<std::string> order;                          // table order (R35)
+        std::vector<std::string> order;                           // table order (R35)
         std::unordered_map<std::uint64_t, std::string> by_worker; // lookups only
-        std::uint64_t fresh_spawn = 0;  // last worker spawned by the router in this step
+        std::uint64_t fresh_spawn = 0; // last worker spawned by the router in this step
         std::optional<LastForward> last_forward;
-        std::optional<Before> before;   // set by a route_pending inside a management call
+        std::optional<Before> before;       // set by a route_pending inside a management call
         std::uint64_t forward_reported = 0; // message id already reported as a forward
         bool lost = false;
     };
@@ -113,6 +111,7 @@ private:
     void on_event(const sim::TraceEvent& event, std::vector<Finding>& out);
     bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
     Router* find_router(std::uint64_t router);
+    static Route& indexed(Router& router, const std::string& name);
     void on_spawn(const sim::TraceEvent& event);
     void on_exit(const sim::TraceEvent& event);
     void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
@@ -130,9 +129,8 @@ private:
                     std::vector<Finding>& out);
     void on_admin(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
                   std::vector<Finding>& out);
-    std::string admin_problem(std::uint64_t pid, const sim::TraceEvent& event,
-                              const Before& before, const CallPrediction& prediction,
-                              RouteState now) const;
+    std::string admin_problem(std::uint64_t pid, const sim::TraceEvent& event, const Before& before,
+                              const CallPrediction& prediction, RouteState now) const;
     void commit_admin(Router& router, std::uint64_t pid, const std::string& name,
                       const CallPrediction& prediction, const sim::TraceEvent& event,
                       std::vector<Finding>& out);
@@ -142,7 +140,7 @@ private:
 
     runtime::Semantics semantics_;
     RouteChecks checks_;
-    std::map<std::uint64_t, Router> routers_;               // by router pid id
+    std::map<std::uint64_t, Router> routers_;                  // by router pid id
     std::unordered_map<std::uint64_t, std::uint64_t> watched_; // worker -> router; lookups only
     std::vector<Finding> findings_;
 };

@@ -78,8 +78,8 @@ std::string context_of(Semantics semantics, int start, int op, bool refuse, bool
 
 // One management call from one state, then the pending operation's end and some routing.
 void run_one_call(Semantics semantics, Start start, Op op, bool refuse, bool outside) {
-    const std::string context = context_of(semantics, static_cast<int>(start),
-                                           static_cast<int>(op), refuse, outside);
+    const std::string context =
+        context_of(semantics, static_cast<int>(start), static_cast<int>(op), refuse, outside);
     Rig rig(semantics);
     Watch watch(rig.f, semantics);
     runtime::testing::enter(rig, start);
@@ -90,7 +90,8 @@ void run_one_call(Semantics semantics, Start start, Op op, bool refuse, bool out
         (void)runtime::testing::apply(*rig.router, op, name, spec); // between the router's steps
         rig.settle();
     } else {
-        (void)rig.inside([&](LambdaRouter& r) { return runtime::testing::apply(r, op, name, spec); });
+        (void)rig.inside(
+            [&](LambdaRouter& r) { return runtime::testing::apply(r, op, name, spec); });
     }
     rig.refuse = false;
     expect_table(watch, rig, context + " after the call");
@@ -149,7 +150,8 @@ void random_step(Rig& rig, sim::Prng& prng, const PID& caller) {
         if (prng.chance(1, 3)) {
             (void)runtime::testing::apply(*rig.router, op, name, spec);
         } else {
-            (void)rig.inside([&](LambdaRouter& r) { return runtime::testing::apply(r, op, name, spec); });
+            (void)rig.inside(
+                [&](LambdaRouter& r) { return runtime::testing::apply(r, op, name, spec); });
         }
         rig.refuse = false;
         break;

@@ -31,7 +31,8 @@ bool is_router_spawn(const sim::TraceEvent& event) {
 // -- the route-table monitors -------------------------------------------------------------
 
 RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks)
-    : tracker_(std::make_unique<RouteTracker>(semantics, checks)) {}
+    : tracker_(std::make_unique<RouteTracker>(semantics, checks)) {
+}
 
 RouteTableMonitor::~RouteTableMonitor() = default;
 
@@ -48,18 +49,20 @@ void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
 }
 
 RouteStability::RouteStability(runtime::Semantics semantics)
-    : RouteTableMonitor(semantics, check_bit(RouteCheck::StaleWorker) |
-                                       check_bit(RouteCheck::ForwardMismatch) |
-                                       check_bit(RouteCheck::SlotMoved) |
-                                       check_bit(RouteCheck::SharedWorker)) {}
+    : RouteTableMonitor(
+          semantics, check_bit(RouteCheck::StaleWorker) | check_bit(RouteCheck::ForwardMismatch) |
+                         check_bit(RouteCheck::SlotMoved) | check_bit(RouteCheck::SharedWorker)) {
+}
 
 PendingExclusivity::PendingExclusivity(runtime::Semantics semantics)
     : RouteTableMonitor(semantics, check_bit(RouteCheck::SecondPending) |
                                        check_bit(RouteCheck::AdminResult) |
-                                       check_bit(RouteCheck::PendingEndWithoutExit)) {}
+                                       check_bit(RouteCheck::PendingEndWithoutExit)) {
+}
 
 NoForwardToDisabled::NoForwardToDisabled(runtime::Semantics semantics)
-    : RouteTableMonitor(semantics, check_bit(RouteCheck::ForwardToDisabled)) {}
+    : RouteTableMonitor(semantics, check_bit(RouteCheck::ForwardToDisabled)) {
+}
 
 // -- key_affinity -------------------------------------------------------------------------
 
@@ -150,8 +153,8 @@ void AtomicInit::on_event(const sim::TraceEvent& event) {
         // R6: every worker this Init spawned must now stop.
         const Witness failure = witness_of(event);
         for (Child& child : failed->second) {
-            orphans_.emplace(child.pid, Orphan{pid, std::move(child.route),
-                                               std::move(child.spawned), failure});
+            orphans_.emplace(
+                child.pid, Orphan{pid, std::move(child.route), std::move(child.spawned), failure});
         }
         in_init_.erase(failed);
     } else if (is_kind(event, trace::exit)) {
@@ -164,8 +167,9 @@ void AtomicInit::finish(sim::Instant end, bool idle) {
         return; // the workers stop asynchronously; a run cut short may not have let them
     }
     for (const auto& [pid, orphan] : orphans_) {
-        const std::string route =
-            orphan.route.empty() ? "a route worker " : "the worker of route " + quoted(orphan.route) + " ";
+        const std::string route = orphan.route.empty()
+                                      ? "a route worker "
+                                      : "the worker of route " + quoted(orphan.route) + " ";
         report(end,
                "router " + pid_text(orphan.router) + " failed its Init, but " + route +
                    pid_text(pid) +
@@ -297,8 +301,9 @@ bool CounterConsistency::check_inspection(std::uint64_t router, const runtime::I
     if (mismatches.empty()) {
         return true;
     }
-    report(at, "router " + pid_text(router) + "'s Inspect counters disagree with its trace: " +
-                   mismatches,
+    report(at,
+           "router " + pid_text(router) +
+               "'s Inspect counters disagree with its trace: " + mismatches,
            {});
     return false;
 }

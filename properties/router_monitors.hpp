@@ -118,7 +118,7 @@ private:
         Witness failed;
     };
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
-    std::map<std::uint64_t, Orphan> orphans_;              // workers that must still exit
+    std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
 };
 
 /// What the trace shows of one router's routing, to compare with its counters (R42).

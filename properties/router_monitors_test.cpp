@@ -72,10 +72,11 @@ TEST(NoForwardToDisabledMonitor, CatchesAForwardToARoutePendingDisable) {
     const Violation& violation = h.monitor.violations()[0];
     EXPECT_EQ(violation.explanation, "router <1> forwarded message 10 to <2>, the worker of route "
                                      "\"a\", while the route is being disabled (pending_disable)");
-    EXPECT_EQ(witness_texts(violation),
-              (std::vector<std::string>{
-                  "route_pending router=1 name=a from_state=running to_state=pending_disable worker=2",
-                  "forward id=10 by=1 to=2 from=5 queue=2"}));
+    EXPECT_EQ(
+        witness_texts(violation),
+        (std::vector<std::string>{
+            "route_pending router=1 name=a from_state=running to_state=pending_disable worker=2",
+            "forward id=10 by=1 to=2 from=5 queue=2"}));
 }
 
 TEST(NoForwardToDisabledMonitor, CatchesARoutingToADisabledRoute) {
@@ -129,11 +130,11 @@ TEST(RouteStabilityMonitor, CatchesALateDeliveryToARestartedWorker) {
     const Violation& violation = h.monitor.violations()[0];
     EXPECT_EQ(violation.explanation, "router <1> routed message 10 to route \"a\" and delivered it "
                                      "to <2>, which is not the route's current worker <7>");
-    EXPECT_EQ(witness_texts(violation),
-              (std::vector<std::string>{
-                  "route_restart router=1 name=a restart=eager worker=7 slot=0",
-                  "forward id=10 by=1 to=2 from=5 queue=2",
-                  "route router=1 id=10 name=a resolution=owned worker=2"}));
+    EXPECT_EQ(
+        witness_texts(violation),
+        (std::vector<std::string>{"route_restart router=1 name=a restart=eager worker=7 slot=0",
+                                  "forward id=10 by=1 to=2 from=5 queue=2",
+                                  "route router=1 id=10 name=a resolution=owned worker=2"}));
 }
 
 TEST(RouteStabilityMonitor, CatchesAForwardThatMissesTheRoutedWorker) {
@@ -245,22 +246,23 @@ TEST(PendingExclusivityMonitor, HoldsOnARealTraceOfCallsOnAPendingRoute) {
 TEST(PendingExclusivityMonitor, CatchesAWrongManagementResult) {
     PID router;
     std::deque<sim::TraceRecord> records = pending_then_calls(router);
-    const std::size_t remove = testing::find_record(records, "route_admin", [](const auto& record) {
-        return record.text("op") == "remove";
-    });
+    const std::size_t remove = testing::find_record(
+        records, "route_admin", [](const auto& record) { return record.text("op") == "remove"; });
     testing::set_field(records[remove], "result", std::string("ok"));
     PendingExclusivity monitor(Semantics::Documented);
     testing::replay(records, monitor);
     ASSERT_EQ(monitor.violations().size(), 1U);
     const Violation& violation = monitor.violations()[0];
-    EXPECT_EQ(violation.explanation,
-              "router " + pid_text(router.id) + ": remove_route(\"a\") returned ok, but route "
-              "\"a\" was being disabled (pending_disable), where the documented profile answers "
-              "gen.ErrBusy (a management call on a pending route changes nothing)");
+    EXPECT_EQ(
+        violation.explanation,
+        "router " + pid_text(router.id) +
+            ": remove_route(\"a\") returned ok, but route "
+            "\"a\" was being disabled (pending_disable), where the documented profile answers "
+            "gen.ErrBusy (a management call on a pending route changes nothing)");
     ASSERT_EQ(violation.witnesses.size(), 2U);
     EXPECT_EQ(violation.witnesses[0].text.substr(0, 13), "route_pending");
-    EXPECT_EQ(violation.witnesses[1].text, "route_admin router=" + std::to_string(router.id) +
-                                               " op=remove name=a result=ok");
+    EXPECT_EQ(violation.witnesses[1].text,
+              "route_admin router=" + std::to_string(router.id) + " op=remove name=a result=ok");
 }
 
 TEST(PendingExclusivityMonitor, ChecksResultsAgainstTheRunsProfile) {
@@ -270,10 +272,11 @@ TEST(PendingExclusivityMonitor, ChecksResultsAgainstTheRunsProfile) {
     testing::replay(records, monitor);
     ASSERT_EQ(monitor.violations().size(), 1U);
     EXPECT_EQ(monitor.violations()[0].explanation,
-              "router " + pid_text(router.id) + ": add_route(\"a\") returned gen.ErrBusy, but "
-              "route \"a\" was being disabled (pending_disable), where the upstream profile "
-              "answers act.ErrRouteDuplicate (a management call on a pending route changes "
-              "nothing)");
+              "router " + pid_text(router.id) +
+                  ": add_route(\"a\") returned gen.ErrBusy, but "
+                  "route \"a\" was being disabled (pending_disable), where the upstream profile "
+                  "answers act.ErrRouteDuplicate (a management call on a pending route changes "
+                  "nothing)");
 }
 
 // -- atomic_init --------------------------------------------------------------------------
@@ -284,10 +287,10 @@ std::deque<sim::TraceRecord> failed_init(PID& router, std::vector<PID>& workers)
     runtime::testing::Seen seen;
     const bool refuse = true;
     const auto factory = runtime::testing::router_factory([&seen, &refuse](LambdaRouter& r) {
-        r.options = runtime::testing::routes_of(
-            {{"a", runtime::testing::recording_worker(seen)},
-             {"b", runtime::testing::recording_worker(seen)},
-             {"c", runtime::testing::gated_worker(seen, &refuse)}});
+        r.options =
+            runtime::testing::routes_of({{"a", runtime::testing::recording_worker(seen)},
+                                         {"b", runtime::testing::recording_worker(seen)},
+                                         {"c", runtime::testing::gated_worker(seen, &refuse)}});
     });
     EXPECT_FALSE(f.node.spawn(factory, {}, {}).has_value());
     f.run();
@@ -319,10 +322,11 @@ TEST(AtomicInitMonitor, CatchesAWorkerLeftAliveAfterAFailedInit) {
     std::vector<PID> workers;
     std::deque<sim::TraceRecord> records = failed_init(router, workers);
     const U first = workers[0].id;
-    records.erase(records.begin() +
-                  static_cast<std::ptrdiff_t>(testing::find_record(records, "exit", [first](const auto& r) {
-                      return r.number("pid") == static_cast<std::int64_t>(first);
-                  })));
+    records.erase(
+        records.begin() +
+        static_cast<std::ptrdiff_t>(testing::find_record(records, "exit", [first](const auto& r) {
+            return r.number("pid") == static_cast<std::int64_t>(first);
+        })));
     AtomicInit monitor;
     testing::replay(records, monitor);
     monitor.finish(records.back().at, true);
@@ -330,7 +334,8 @@ TEST(AtomicInitMonitor, CatchesAWorkerLeftAliveAfterAFailedInit) {
     const Violation& violation = monitor.violations()[0];
     EXPECT_EQ(violation.explanation,
               "router " + pid_text(router.id) + " failed its Init, but the worker of route \"a\" " +
-                  pid_text(first) + " it spawned during that Init is still alive at the end of the run");
+                  pid_text(first) +
+                  " it spawned during that Init is still alive at the end of the run");
     ASSERT_EQ(violation.witnesses.size(), 2U);
     EXPECT_EQ(violation.witnesses[0].text.substr(0, 5), "spawn");
     EXPECT_EQ(violation.witnesses[1].text.substr(0, 12), "spawn_failed");
@@ -347,7 +352,7 @@ TEST(CounterConsistencyMonitor, TallyMatchesInspectOnARealRun) {
     const PID caller = runtime::testing::spawn_caller(rig.f, rig.pid, log);
     ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "1"}));
     ASSERT_TRUE(rig.f.node.send(caller, To{Atom("b"), "2"}));
-    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("zz"), "3"}));                  // R18
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("zz"), "3"}));                 // R18
     ASSERT_TRUE(rig.f.node.send(rig.pid, runtime::testing::Text{"discarded"})); // R11
     ASSERT_TRUE(rig.f.node.kill(rig.worker("a")));
     ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "4"})); // R45 retry
@@ -356,8 +361,12 @@ TEST(CounterConsistencyMonitor, TallyMatchesInspectOnARealRun) {
     EXPECT_TRUE(monitor.check_inspection(rig.pid.id, values, rig.f.world.now()));
     rig.f.world.trace().remove_sink(monitor);
     const RouterTally tally = monitor.counters(rig.pid.id);
-    EXPECT_EQ(tally, (RouterTally{.taken = 5, .forwarded = 3, .discarded = 1, .failed = 1,
-                                  .restarts = 1, .lost_in_crash = 0}));
+    EXPECT_EQ(tally, (RouterTally{.taken = 5,
+                                  .forwarded = 3,
+                                  .discarded = 1,
+                                  .failed = 1,
+                                  .restarts = 1,
+                                  .lost_in_crash = 0}));
     EXPECT_TRUE(monitor.holds()) << monitor.violations().front().to_string();
 }
 
@@ -383,8 +392,10 @@ TEST(CounterConsistencyMonitor, CatchesInspectCountersThatDisagreeWithTheTrace) 
     h.trace.spawn(1, 0, "Router");
     h.trace.take(1, 10, main_queue, regular, 5);
     h.trace.route(1, 10, "a", "owned", 2);
-    const runtime::Inspection values = {{"ergo:forwarded", "2"}, {"ergo:discarded", "0"},
-                                        {"ergo:failed", "0"},    {"ergo:restarts", "0"}};
+    const runtime::Inspection values = {{"ergo:forwarded", "2"},
+                                        {"ergo:discarded", "0"},
+                                        {"ergo:failed", "0"},
+                                        {"ergo:restarts", "0"}};
     EXPECT_FALSE(h.monitor.check_inspection(1, values, sim::Instant::from_ns(7)));
     ASSERT_EQ(h.monitor.violations().size(), 1U);
     EXPECT_EQ(h.monitor.violations()[0].explanation,
@@ -450,19 +461,22 @@ TEST(KeyAffinityMonitor, CatchesAKeyMappedToTwoRoutes) {
     const std::string second = "r" + std::to_string((sim::fnv1a64("\"beta\"") + 1) % 3);
     ASSERT_EQ(monitor.violations().size(), 1U);
     const Violation& violation = monitor.violations()[0];
-    EXPECT_EQ(violation.explanation, "router " + pid_text(router.id) + " sent key \"beta\" to route \"" +
-                                         second + "\", but earlier sent the same key to route \"" +
-                                         first + "\" (one key maps to one route for the run)");
-    EXPECT_EQ(witness_texts(violation),
-              (std::vector<std::string>{
-                  "route_key router=" + std::to_string(router.id) + " key=\"beta\" name=" + first,
-                  "route_key router=" + std::to_string(router.id) + " key=\"beta\" name=" + second}));
+    EXPECT_EQ(violation.explanation, "router " + pid_text(router.id) +
+                                         " sent key \"beta\" to route \"" + second +
+                                         "\", but earlier sent the same key to route \"" + first +
+                                         "\" (one key maps to one route for the run)");
+    EXPECT_EQ(
+        witness_texts(violation),
+        (std::vector<std::string>{
+            "route_key router=" + std::to_string(router.id) + " key=\"beta\" name=" + first,
+            "route_key router=" + std::to_string(router.id) + " key=\"beta\" name=" + second}));
 }
 
 TEST(KeyAffinityMonitor, CatchesAMessageRoutedAwayFromItsKeysRoute) {
     Hand<KeyAffinity> h;
-    h.trace.emit(route_key, {{runtime::trace::router, U{1}}, {route_key_field, "7"},
-                             {runtime::trace::name, "r1"}});
+    h.trace.emit(
+        route_key,
+        {{runtime::trace::router, U{1}}, {route_key_field, "7"}, {runtime::trace::name, "r1"}});
     h.trace.route(1, 10, "r2", "owned", 3);
     ASSERT_EQ(h.monitor.violations().size(), 1U);
     EXPECT_EQ(h.monitor.violations()[0].explanation,

@@ -154,8 +154,23 @@ void MessageConservation::finish(sim::Instant end, bool) {
 
 // -- pair_fifo ----------------------------------------------------------------------------
 
+Witness PairFifo::InFlight::witness(std::uint64_t id) const {
+    return Witness{seq, at,
+                   std::string(forwarded ? "forward id=" : "send id=") + std::to_string(id) +
+                       (forwarded ? " by=" : " from=") + std::to_string(pair.sender) +
+                       " to=" + std::to_string(pair.receiver) +
+                       " queue=" + std::to_string(pair.queue)};
+}
+
+PairFifo::InFlight* PairFifo::flight_of(std::uint64_t id) {
+    return id < in_flight_.size() && in_flight_[id].live ? &in_flight_[id] : nullptr;
+}
+
 void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair) {
-    in_flight_[id] = InFlight{pair, witness_of(event)};
+    if (id >= in_flight_.size()) {
+        in_flight_.resize(std::max<std::size_t>(id + 1, 2 * in_flight_.size()));
+    }
+    in_flight_[id] = InFlight{pair, event.seq, event.at, is_kind(event, trace::forward), true};
     order_[pair].push_back(id);
 }
 
@@ -177,23 +192,22 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
         return;
     }
     const std::uint64_t id = field_uint(event, trace::id);
-    auto found = in_flight_.find(id);
-    if (found == in_flight_.end()) {
+    InFlight* found = flight_of(id);
+    if (found == nullptr) {
         return; // message_conservation reports unknown ids
     }
-    const InFlight flight = found->second;
-    in_flight_.erase(found);
+    const InFlight flight = *found;
+    found->live = false;
     auto& order = order_[flight.pair];
     auto position = std::find(order.begin(), order.end(), id);
     RS_ASSERT(position != order.end());
     if (taken && position != order.begin()) {
         const std::uint64_t earlier = order.front();
         std::vector<Witness> witnesses;
-        auto earlier_flight = in_flight_.find(earlier);
-        if (earlier_flight != in_flight_.end()) {
-            witnesses.push_back(earlier_flight->second.enqueued);
+        if (const InFlight* earlier_flight = flight_of(earlier)) {
+            witnesses.push_back(earlier_flight->witness(earlier));
         }
-        witnesses.push_back(flight.enqueued);
+        witnesses.push_back(flight.witness(id));
         witnesses.push_back(witness_of(event));
         report(event.at,
                "message " + std::to_string(id) + " from <" + std::to_string(flight.pair.sender) +
@@ -201,10 +215,7 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
                    "> before message " + std::to_string(earlier) + " sent earlier on the same pair",
                std::move(witnesses));
     }
-    order.erase(position);
-    if (order.empty()) {
-        order_.erase(flight.pair);
-    }
+    order.erase(position); // an emptied pair keeps its vector: no reallocation per message
 }
 
 // -- call_outcome -------------------------------------------------------------------------
@@ -248,7 +259,12 @@ void CallOutcome::finish(sim::Instant end, bool idle) {
 
 void SenderPreservation::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {
-        origin_[field_uint(event, trace::id)] = Origin{field_uint(event, trace::from), witness_of(event)};
+        const std::uint64_t id = field_uint(event, trace::id);
+        if (id >= origin_.size()) {
+            origin_.resize(std::max<std::size_t>(id + 1, 2 * origin_.size()));
+        }
+        origin_[id] = Origin{field_uint(event, trace::from), field_uint(event, trace::to),
+                             event.seq, event.at, true};
         return;
     }
     if (is_kind(event, trace::call)) {
@@ -257,17 +273,21 @@ void SenderPreservation::on_event(const sim::TraceEvent& event) {
     }
     const bool forwarded = is_kind(event, trace::forward);
     if (forwarded || is_kind(event, trace::take)) {
-        auto found = origin_.find(field_uint(event, trace::id));
-        if (found == origin_.end()) {
+        const std::uint64_t id = field_uint(event, trace::id);
+        if (id >= origin_.size() || !origin_[id].live) {
             return;
         }
+        const Origin& origin = origin_[id];
         const std::uint64_t from = field_uint(event, trace::from);
-        if (from != found->second.from) {
+        if (from != origin.from) {
             report(event.at,
-                   "message " + std::to_string(found->first) + " arrived with From <" +
+                   "message " + std::to_string(id) + " arrived with From <" +
                        std::to_string(from) + "> instead of the original sender <" +
-                       std::to_string(found->second.from) + ">",
-                   {found->second.sent, witness_of(event)});
+                       std::to_string(origin.from) + ">",
+                   {Witness{origin.seq, origin.at,
+                            "send id=" + std::to_string(id) + " from=" +
+                                std::to_string(origin.from) + " to=" + std::to_string(origin.to)},
+                    witness_of(event)});
         }
         return;
     }

@@ -80,13 +80,21 @@ private:
                                             key.receiver * 0xbf58476d1ce4e5b9ULL ^ key.queue);
         }
     };
+    // What a witness needs, kept as numbers: rendering text for every message sent would
+    // cost more than the whole check (the text is made only for a violation).
     struct InFlight {
         PairKey pair;
-        Witness enqueued;
+        std::uint64_t seq = 0;
+        sim::Instant at;
+        bool forwarded = false;
+        bool live = false;
+        Witness witness(std::uint64_t id) const;
     };
     void enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair);
+    InFlight* flight_of(std::uint64_t id);
 
-    std::unordered_map<std::uint64_t, InFlight> in_flight_;          // lookups only
+    // By message id: ids are a dense per-run counter, so a vector (no allocation per message).
+    std::vector<InFlight> in_flight_;
     std::unordered_map<PairKey, std::vector<std::uint64_t>, PairHash> order_; // lookups only
 };
 
@@ -111,10 +119,13 @@ public:
 
 private:
     struct Origin {
-        std::uint64_t from;
-        Witness sent;
+        std::uint64_t from = 0;
+        std::uint64_t to = 0;
+        std::uint64_t seq = 0;
+        sim::Instant at;
+        bool live = false;
     };
-    std::unordered_map<std::uint64_t, Origin> origin_;            // by message id
+    std::vector<Origin> origin_;                                 // by message id (dense)
     std::unordered_map<std::uint64_t, std::uint64_t> caller_of_;  // by ref id
 };
 

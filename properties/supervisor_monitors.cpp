@@ -5,6 +5,7 @@
 #include <string>
 
 #include "runtime/supervisor.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::properties {
 namespace trace = runtime::trace;
@@ -40,6 +41,7 @@ void RestartIntensity::slide(State& state, sim::Instant now) {
 }
 
 void RestartIntensity::on_restart(std::uint64_t sup, State& state, const sim::TraceEvent& event) {
+    RS_ASSERT(event.at >= (state.window.empty() ? sim::Instant::zero() : state.window.back().at));
     state.intensity = field_uint(event, trace::sup_key_intensity);
     state.period = sim::Duration::nanoseconds(
         static_cast<std::int64_t>(field_uint(event, trace::sup_key_period_ns)));
@@ -70,7 +72,10 @@ void RestartIntensity::on_restart(std::uint64_t sup, State& state, const sim::Tr
                " in any period of " + sim::format_duration(state.period) + ": the restart of " +
                child_of(event) + " should have tripped the limit",
            std::move(witnesses));
-    state.window.pop_front(); // keep the window bounded; each further excess is reported too
+    // Keep the window bounded; each further excess within the period is reported too.
+    while (state.window.size() > state.intensity) {
+        state.window.pop_front();
+    }
 }
 
 void RestartIntensity::on_exceeded(std::uint64_t sup, State& state, const sim::TraceEvent& event) {

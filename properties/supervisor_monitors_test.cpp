@@ -55,7 +55,8 @@ TEST(RestartIntensityMonitor, HoldsOnRealRestartsOfEveryRestartingType) {
         RestartIntensity monitor;
         f.world.trace().add_sink(monitor);
         const PID sup =
-            f.node.spawn(runtime::testing::supervisor_factory(three_children(type), nullptr), {}, {})
+            f.node
+                .spawn(runtime::testing::supervisor_factory(three_children(type), nullptr), {}, {})
                 .value();
         crash_on_schedule(f, sup, crashes_ms);
         f.world.trace().remove_sink(monitor);
@@ -86,15 +87,17 @@ TEST(RestartIntensityMonitor, CatchesAnExtraRestartDecision) {
     const Violation& violation = monitor.violations()[0];
     const std::string child = std::to_string(records[second].number("pid"));
     EXPECT_EQ(violation.explanation,
-              "supervisor <" + std::to_string(sup.id) + "> made 3 restart decisions within 10ms, "
-              "but its intensity allows at most 2 in any period of 1s: the restart of child "
-              "\"a\" (exit of <" + child + ">) should have tripped the limit");
+              "supervisor <" + std::to_string(sup.id) +
+                  "> made 3 restart decisions within 10ms, "
+                  "but its intensity allows at most 2 in any period of 1s: the restart of child "
+                  "\"a\" (exit of <" +
+                  child + ">) should have tripped the limit");
     EXPECT_EQ(violation.at, sim::Instant::zero() + sim::Duration::milliseconds(10));
     ASSERT_EQ(violation.witnesses.size(), 3U);
     EXPECT_EQ(violation.witnesses[0].at, sim::Instant::zero());
-    EXPECT_EQ(violation.witnesses[2].text,
-              "sup_restart sup=" + std::to_string(sup.id) + " child=a pid=" + child +
-                  " reason=boom intensity=2 period_ns=1000000000");
+    EXPECT_EQ(violation.witnesses[2].text, "sup_restart sup=" + std::to_string(sup.id) +
+                                               " child=a pid=" + child +
+                                               " reason=boom intensity=2 period_ns=1000000000");
 }
 
 TEST(RestartIntensityMonitor, CountsBothEndsOfThePeriod) {

@@ -122,12 +122,18 @@ public:
 
     runtime::Atom route_message(const runtime::PID&, const runtime::Message& message) override {
         maybe_crash();
+        if (const auto* json = message.get<JsonMessage>()) {
+            return route_by(spec_.router.route_message, json->json()); // no copy per message
+        }
         return route_by(spec_.router.route_message, message_json(message));
     }
 
     runtime::Atom route_call(const runtime::PID&, const runtime::Ref&,
                              const runtime::Message& request) override {
         maybe_crash();
+        if (const auto* json = request.get<JsonMessage>()) {
+            return route_by(spec_.router.route_call, json->json());
+        }
         return route_by(spec_.router.route_call, message_json(request));
     }
 
@@ -154,10 +160,11 @@ private:
         auto value = message.find(rule.field);
         if (value != message.end() && !value->is_null()) {
             const std::string key = value->dump();
+            namespace trace = runtime::trace;
             process().node().world().emit(properties::route_key,
-                                          {{runtime::trace::router, self().id},
+                                          {{trace::router, self().id},
                                            {properties::route_key_field, key},
-                                           {runtime::trace::name, runtime::trace::atom_value(name)}});
+                                           {trace::name, trace::atom_value(name)}});
         }
         return name;
     }

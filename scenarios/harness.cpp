@@ -55,10 +55,14 @@ Harness::Harness(runtime::Node& node, const Scenario& scenario)
     index_classes(scenario_.topology);
     for (const Action& action : scenario_.timeline) {
         if (action.worker.has_value()) {
-            index_classes(*action.worker);
-            classes_[action.worker->path].route_worker = true;
+            index_route_worker(*action.worker);
         }
     }
+}
+
+void Harness::index_route_worker(const Node& worker) {
+    index_classes(worker);
+    classes_[worker.path].route_worker = true;
 }
 
 void Harness::index_classes(const Node& root) {

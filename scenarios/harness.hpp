@@ -64,6 +64,9 @@ public:
     const std::map<std::string, ClientRecord>& clients() const { return clients_; }
     /// The fault classes of a node of the topology or of a timeline worker.
     const FaultClasses& classes(const Node& spec) const;
+    /// Indexes a route worker made during the run (the worker of a random add_route or
+    /// replace_route), as timeline workers are indexed.
+    void index_route_worker(const Node& worker);
 
     /// The default per-message cost (`run.cost`).
     sim::Duration default_cost() const { return scenario_.run.cost; }

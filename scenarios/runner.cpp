@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "properties/monitors.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/builder.hpp"
 #include "scenarios/detail/race_observer.hpp"
@@ -125,26 +126,19 @@ sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSet
 }
 
 void RunState::install_monitors() {
+    // Every invariant the scenario asks for, by its stable name (properties/monitors.hpp);
+    // `determinism` has no monitor (run_scenario runs twice for it).
+    const properties::MonitorOptions options{
+        .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
     for (Invariant invariant : scenario_.expect.invariants) {
-        switch (invariant) {
-        case Invariant::MessageConservation: {
-            auto monitor = std::make_unique<properties::MessageConservation>();
-            conservation_ = monitor.get();
-            monitors_.add(std::move(monitor));
-            break;
+        auto monitor = properties::make_monitor(spelling(invariant), options);
+        if (monitor == nullptr) {
+            continue;
         }
-        case Invariant::PairFifo:
-            monitors_.add(std::make_unique<properties::PairFifo>());
-            break;
-        case Invariant::CallOutcome:
-            monitors_.add(std::make_unique<properties::CallOutcome>());
-            break;
-        case Invariant::SenderPreservation:
-            monitors_.add(std::make_unique<properties::SenderPreservation>());
-            break;
-        default:
-            break;
+        if (auto* conservation = dynamic_cast<properties::MessageConservation*>(monitor.get())) {
+            conservation_ = conservation;
         }
+        monitors_.add(std::move(monitor));
     }
     if (conservation_ == nullptr) {
         // The ledger is always reported, even when message_conservation is not required.

@@ -32,13 +32,16 @@ public:
 private:
     /// Counts the message, applies crash and cost knobs; false means "panic now".
     bool take(const runtime::Message& message);
-    Json identity() const;
+    /// What "by" says: the node's name, else the printed PID (made once, at init).
+    const Json& identity() const { return identity_; }
     std::string key_of(const runtime::Message& message) const;
 
     Harness& harness_;
     const Node& spec_;
     std::uint64_t taken_ = 0;
     std::map<std::string, std::uint64_t> counts_; // keyed_state; lost on restart
+    Json identity_;
+    NodeStats* stats_ = nullptr; // this node's stats in the harness, set at init
     sim::Duration terminate_delay_;
 };
 
@@ -60,6 +63,7 @@ private:
 
     Harness& harness_;
     std::string name_;
+    ClientRecord* record_ = nullptr;
 };
 
 /// A factory for the client `name`.

@@ -1,5 +1,5 @@
 // Campaign worker processes: each forked worker runs one slice and writes JSON lines to a
-// pipe ({"kind": "progress" | "failure" | "summary", ...}); the parent polls the pipes,
+// pipe ({"line": "progress" | "failure" | "summary", ...}); the parent polls the pipes,
 // merges by run index, and keeps the progress line. Also the progress line itself.
 // Part of tools/: may use every layer's public headers.
 #include <poll.h>
@@ -86,17 +86,17 @@ public:
         tally(coverage_, result);
         if (clock_.seconds() - last_ >= 0.2) {
             last_ = clock_.seconds();
-            write_line(fd_, json{{"kind", "progress"}, {"runs", runs_}, {"failures", failures_}});
+            write_line(fd_, json{{"line", "progress"}, {"runs", runs_}, {"failures", failures_}});
         }
     }
     void on_failure(FailureRecord record) override {
         failures_++;
         json line = failure_json(record);
-        line["kind"] = "failure";
+        line["line"] = "failure";
         write_line(fd_, line);
     }
     void on_done() override {
-        write_line(fd_, json{{"kind", "summary"}, {"runs", runs_}, {"coverage", coverage_json(coverage_)}});
+        write_line(fd_, json{{"line", "summary"}, {"runs", runs_}, {"coverage", coverage_json(coverage_)}});
     }
 
 private:
@@ -122,7 +122,7 @@ void take_line(const std::string& text, Worker& worker, CampaignResult& result) 
     if (line.is_discarded() || !line.is_object()) {
         return;
     }
-    const std::string kind = line.value("kind", "");
+    const std::string kind = line.value("line", "");
     if (kind == "progress") {
         worker.runs = line.value("runs", std::uint64_t{0});
         worker.failures = line.value("failures", std::uint64_t{0});

@@ -60,7 +60,10 @@ std::optional<json> pinned_action(const FiredFault& fault, const json& original)
 void set_run(json& document, const ShrinkInput& input, const std::vector<std::uint32_t>& schedule) {
     json& run = document["run"];
     run["seed"] = input.seed;
-    run["schedule"] = schedule;
+    run.erase("schedule");
+    if (!schedule.empty()) {
+        run["schedule"] = schedule;
+    }
     // Replay falls back to the canonical (fifo) choice when the log runs out, so an empty log
     // is a fifo run; a non-empty one names the policy that made it.
     run["scheduler"] = schedule.empty() ? std::string("fifo")
@@ -68,6 +71,18 @@ void set_run(json& document, const ShrinkInput& input, const std::vector<std::ui
     if (input.semantics.has_value()) {
         run["semantics"] = std::string(scenarios::spelling(*input.semantics));
     }
+}
+
+/// Says what the document reproduces; drops `$schema` (a relative path that no longer
+/// points at the schema from where reproducers are written).
+void describe_reproducer(json& document, const ShrinkInput& input, bool pinned) {
+    document.erase("$schema");
+    const std::string original = document.value("description", "");
+    document["description"] =
+        "Reproducer of " + input.failure.describe() + ", found by routesim fuzz (seed " +
+        std::to_string(input.seed) + ", scheduler " + std::string(sim::policy_name(input.scheduler)) +
+        (pinned ? "; random faults pinned as timeline actions" : "; random faults replayed from the seed") +
+        ")." + (original.empty() ? "" : " Scenario: " + original);
 }
 
 } // namespace
@@ -103,6 +118,7 @@ std::optional<json> pinned_document(const ShrinkInput& input) {
         }
     }
     set_run(document, input, input.failing->decisions);
+    describe_reproducer(document, input, true);
     return document;
 }
 
@@ -112,6 +128,7 @@ json fallback_document(const ShrinkInput& input) {
         document["faults"]["aim"] = true; // the fuzzer aimed; so does the replay
     }
     set_run(document, input, input.failing->decisions);
+    describe_reproducer(document, input, false);
     return document;
 }
 

@@ -34,6 +34,24 @@ CoverState parse_state(std::string_view text) {
     return CoverState::Absent;
 }
 
+CoverState cover_state(const runtime::act::RouterRouteInfo& info) {
+    // As route_state_name spells it, without making the string.
+    switch (info.pending) {
+    case runtime::act::RoutePending::Disable:
+        return CoverState::PendingDisable;
+    case runtime::act::RoutePending::Replace:
+        return CoverState::PendingReplace;
+    case runtime::act::RoutePending::Remove:
+        return CoverState::PendingRemove;
+    case runtime::act::RoutePending::None:
+        break;
+    }
+    if (info.disabled) {
+        return CoverState::Disabled;
+    }
+    return info.pid.empty() ? CoverState::Dead : CoverState::Running;
+}
+
 bool is_pending(CoverState state) {
     return state == CoverState::PendingDisable || state == CoverState::PendingReplace ||
            state == CoverState::PendingRemove;
@@ -125,7 +143,7 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name) cons
         return CoverState::Absent;
     }
     const auto info = behaviour->route(runtime::Atom(name));
-    return info ? parse_state(route_state_name(*info)) : CoverState::Absent;
+    return info ? cover_state(*info) : CoverState::Absent;
 }
 
 CoverState RaceObserver::known(std::uint64_t router, std::string_view name) {
@@ -162,6 +180,7 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::take)) {
         last_take_pid_ = field_uint(event, trace::pid);
         last_take_type_ = field_uint(event, trace::type);
+        pending_seen_ = false; // a new step: no management call is in progress
     } else if (is_kind(event, trace::route)) {
         on_route(event);
     } else if (is_kind(event, trace::route_pending)) {
@@ -193,8 +212,8 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
                                                          : 3;
     event_index += is_call ? 4 : 0;
     if (options_.coverage && resolution != "discard") {
+        // Routing changes no route state (a lazy restart has its own event before this one).
         const CoverState state = query(router, name);
-        remember(router, name, state);
         count(state, static_cast<CoverEvent>(event_index));
         if (state == CoverState::PendingDisable) {
             reach(is_call ? Window::CallWhilePendingDisable : Window::MessageWhilePendingDisable);
@@ -220,6 +239,7 @@ void RaceObserver::on_pending(const sim::TraceEvent& event) {
     const CoverState from = parse_state(field_text(event, trace::from_state));
     const CoverState to = parse_state(field_text(event, trace::to_state));
     pending_router_ = router;
+    pending_name_.assign(name);
     pending_from_ = from;
     pending_seen_ = true;
     remember(router, name, to);
@@ -245,10 +265,15 @@ void RaceObserver::on_admin(const sim::TraceEvent& event) {
     const std::string_view name = field_text(event, trace::name);
     if (options_.coverage) {
         // The state before the call: a route_pending inside it names it, else the last known.
-        const CoverState before =
-            pending_seen_ && pending_router_ == router ? pending_from_ : known(router, name);
-        const std::size_t offset =
-            admin_offset(field_text(event, trace::op), field_text(event, trace::result));
+        const std::string_view op = field_text(event, trace::op);
+        const std::string_view result = field_text(event, trace::result);
+        const bool inside = pending_seen_ && pending_router_ == router && pending_name_ == name;
+        CoverState before = inside ? pending_from_ : known(router, name);
+        if (result == "ok" && (op == "add" || op == "respawn")) {
+            // What a successful call implies (R30, R33); a dead route may have had no event.
+            before = op == "add" ? CoverState::Absent : CoverState::Dead;
+        }
+        const std::size_t offset = admin_offset(op, result);
         count(before, static_cast<CoverEvent>(static_cast<std::size_t>(CoverEvent::AdminOk) + offset));
         if (is_pending(before)) {
             reach(Window::ManagementWhilePending);
@@ -330,7 +355,7 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
         if (runtime::act::Router* router = router_of(node_, process->parent())) {
             for (const auto& info : router->routes()) {
                 if (info.pid == victim) {
-                    const CoverState state = parse_state(route_state_name(info));
+                    const CoverState state = cover_state(info);
                     count(state, event);
                     pending = pending || is_pending(state);
                 }

@@ -153,8 +153,10 @@ private:
     /// The last `take`: which process took which kind of item (a router routes right after).
     std::uint64_t last_take_pid_ = 0;
     std::uint64_t last_take_type_ = 0;
-    /// route_pending seen inside the current management call: its from_state.
+    /// route_pending seen inside the current management call (same step): its route and
+    /// from_state, the state the call found.
     std::uint64_t pending_router_ = 0;
+    std::string pending_name_;
     CoverState pending_from_ = CoverState::Absent;
     bool pending_seen_ = false;
     std::int64_t calls_in_flight_ = 0;

@@ -220,7 +220,37 @@ void RunState::record_drawn_fault(Verb verb, const Node& spec, const runtime::PI
 
 // -- firing -----------------------------------------------------------------------------------
 
-void RunState::fire_fault(const FaultOrder& order) {
+const Node* RunState::fault_worker(const Node& spec, const std::string& router,
+                                   const std::string& route) {
+    // The worker a pinned timeline action would declare: the same spec under the path
+    // "<router>/<route>", so that per-node statistics and pinned spawn failures (by path)
+    // mean the same thing in the run and in its reproducer.
+    const std::string path = router + "/" + route;
+    auto found = fault_workers_.find(path);
+    if (found != fault_workers_.end()) {
+        return found->second.get();
+    }
+    auto copy = std::make_unique<Node>(spec);
+    std::vector<Node*> stack{copy.get()};
+    while (!stack.empty()) {
+        Node* node = stack.back();
+        stack.pop_back();
+        RS_ASSERT(node->path.starts_with(spec.path));
+        node->path = path + node->path.substr(spec.path.size());
+        for (Node& child : node->children) {
+            stack.push_back(&child);
+        }
+    }
+    harness_.index_route_worker(*copy);
+    return fault_workers_.emplace(path, std::move(copy)).first->second.get();
+}
+
+void RunState::fire_fault(const FaultOrder& order_in) {
+    FaultOrder order = order_in;
+    if (order.worker != nullptr &&
+        (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
+        order.worker = fault_worker(*order.worker, order.router, order.route);
+    }
     FiredFault fired = placed(order.verb, order.origin);
     if (is_management_verb(order.verb)) {
         fired.target = order.router;
@@ -279,7 +309,9 @@ void RunState::perform_fault(const FaultOrder& order) {
 // -- timed faults -----------------------------------------------------------------------------
 
 bool RunState::world_is_quiet() const {
-    return world_.timers_pending() == 0 && !world_.scheduler().has_runnable();
+    // Quiet: nothing runnable and no timer but the other random-fault timers (the kill and
+    // admin streams must not keep each other going once the run has nothing else to do).
+    return world_.timers_pending() == fault_timers_pending_ && !world_.scheduler().has_runnable();
 }
 
 void RunState::schedule_faults() {
@@ -294,7 +326,15 @@ void RunState::schedule_faults() {
 void RunState::schedule_kill_fault() {
     const KillFaults& kill = *scenario_.faults.kill;
     const auto gap = sim::Duration::nanoseconds(kill_prng_.between(0, 2 * kill.every.count_ns()));
+    fault_timers_pending_++;
     world_.schedule_after(gap, [this] {
+        fault_timers_pending_--;
+        // Random faults come only while something else is going on (judged before this one
+        // acts, since its own effects would keep it going), so that a run that stops when
+        // idle still stops.
+        if (world_is_quiet()) {
+            return;
+        }
         std::vector<runtime::PID> candidates;
         for (const runtime::PID& pid : node_.processes()) {
             const Node* spec = harness_.spec_of(pid);
@@ -311,18 +351,19 @@ void RunState::schedule_kill_fault() {
             order.origin = "faults.kill";
             fire_fault(order);
         }
-        // Random faults keep coming only while something else is going on, so that a run
-        // that stops when idle still stops.
-        if (!world_is_quiet()) {
-            schedule_kill_fault();
-        }
+        schedule_kill_fault();
     }, sim::TimerLane::Faults, 0);
 }
 
 void RunState::schedule_admin_fault() {
     const AdminFaults& admin = *scenario_.faults.admin;
     const auto gap = sim::Duration::nanoseconds(admin_prng_.between(0, 2 * admin.every.count_ns()));
+    fault_timers_pending_++;
     world_.schedule_after(gap, [this] {
+        fault_timers_pending_--;
+        if (world_is_quiet()) {
+            return; // as for kills: only while something else is going on
+        }
         const AdminFaults& faults = *scenario_.faults.admin;
         const std::string& target = faults.routers[admin_prng_.below(faults.routers.size())];
         static constexpr Verb ops[] = {Verb::AddRoute,     Verb::RemoveRoute, Verb::DisableRoute,
@@ -346,9 +387,7 @@ void RunState::schedule_admin_fault() {
             order.origin = "faults.admin";
             fire_fault(order);
         }
-        if (!world_is_quiet()) {
-            schedule_admin_fault();
-        }
+        schedule_admin_fault();
     }, sim::TimerLane::Faults, 1);
 }
 

@@ -143,8 +143,12 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
         send_from(source.from, source.to, message, source.priority);
     }
     if (repetition + 1 < source.count) {
-        world_.schedule_after(source.every, [this, index, repetition] {
-            schedule_source(index, repetition + 1);
+        // Two words of capture fit std::function's inline buffer (no allocation per message):
+        // the count is at most LoadLimits::workload_count_max, far below 2^32.
+        RS_ASSERT(repetition + 1 < (std::uint64_t{1} << 32));
+        const std::uint64_t next = (std::uint64_t{index} << 32) | (repetition + 1);
+        world_.schedule_after(source.every, [this, next] {
+            schedule_source(static_cast<std::uint32_t>(next >> 32), next & 0xffffffffU);
         }, sim::TimerLane::Workload, index);
     }
 }

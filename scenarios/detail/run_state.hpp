@@ -101,6 +101,7 @@ private:
     void record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid);
     FiredFault placed(Verb verb, std::string origin) const;
     std::optional<std::string> target_of(const runtime::PID& pid) const;
+    const Node* fault_worker(const Node& spec, const std::string& router, const std::string& route);
     void schedule_pinned(std::uint32_t index);
     void fire_due_pins();
     void report_missed_pins();
@@ -126,6 +127,10 @@ private:
 
     const Scenario& scenario_;
     const RunSettings& settings_;
+    /// Worker specs of random add_route / replace_route faults, one per "<router>/<route>"
+    /// path (as a timeline action that pins the fault would declare it). Declared before the
+    /// node: its processes refer to them.
+    std::map<std::string, std::unique_ptr<Node>> fault_workers_;
     sim::World world_;
     runtime::Node node_;
     StepClock step_clock_;
@@ -140,6 +145,8 @@ private:
     properties::MessageConservation* conservation_ = nullptr;
     std::unique_ptr<properties::MessageConservation> ledger_only_;
     std::uint64_t admin_fault_count_ = 0;
+    /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
+    std::size_t fault_timers_pending_ = 0;
     /// Aimed faults and coverage; null unless asked for.
     std::unique_ptr<RaceObserver> observer_;
     /// Timeline actions with `step` > 0, sorted by (at, step, index), and the next to fire.

@@ -1,0 +1,46 @@
+# CTest: `routesim fuzz FILE --runs RUNS --out OUT` finds a failure (exit EXPECT, default 1)
+# and prints a reproducer and its trace hash; `routesim run REPRO` fails the same way with the
+# same trace hash; fuzzing again writes a byte-identical reproducer (shrinking is
+# deterministic). With EXPECT=0 the campaign must find nothing (the nightly sweeps).
+# Usage: cmake -DCLI=<routesim> -DFILE=<scenario.json> -DOUT=<dir> -DRUNS=<n>
+#              [-DJOBS=<j>] [-DEXPECT=0|1] -P fuzz_cli_test.cmake
+if(NOT DEFINED EXPECT)
+    set(EXPECT 1)
+endif()
+if(NOT DEFINED JOBS)
+    set(JOBS 1)
+endif()
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${CLI} fuzz ${FILE} --runs ${RUNS} --jobs ${JOBS} --out ${OUT}
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT code EQUAL EXPECT)
+    message(FATAL_ERROR "routesim fuzz exited ${code} (expected ${EXPECT})\n${out}${err}")
+endif()
+if(EXPECT EQUAL 0)
+    return()
+endif()
+string(REGEX MATCH "reproducer: ([^ \n]+)" found "${out}")
+set(repro "${CMAKE_MATCH_1}")
+string(REGEX MATCH "\n  trace-hash: ([0-9a-f]+)" found "${out}")
+set(hash "${CMAKE_MATCH_1}")
+if(repro STREQUAL "" OR hash STREQUAL "")
+    message(FATAL_ERROR "no reproducer or trace hash in the fuzz output\n${out}${err}")
+endif()
+execute_process(COMMAND ${CLI} run ${repro} RESULT_VARIABLE run_code OUTPUT_VARIABLE run_out
+                ERROR_VARIABLE run_err)
+if(NOT run_code EQUAL 1)
+    message(FATAL_ERROR "routesim run ${repro} exited ${run_code} (expected 1)\n${run_out}${run_err}")
+endif()
+string(REGEX MATCH "trace-hash: ([0-9a-f]+)" found "${run_out}")
+if(NOT CMAKE_MATCH_1 STREQUAL hash)
+    message(FATAL_ERROR "replay trace hash ${CMAKE_MATCH_1} differs from the fuzzer's ${hash}")
+endif()
+file(READ ${repro} first)
+execute_process(COMMAND ${CLI} fuzz ${FILE} --runs ${RUNS} --jobs ${JOBS} --out ${OUT}-again
+                RESULT_VARIABLE again_code OUTPUT_VARIABLE again_out ERROR_VARIABLE again_err)
+string(REGEX MATCH "reproducer: ([^ \n]+)" found "${again_out}")
+file(READ ${CMAKE_MATCH_1} second)
+if(NOT first STREQUAL second)
+    message(FATAL_ERROR "shrinking twice gave different reproducers:\n${first}\n---\n${second}")
+endif()
+message(STATUS "found, shrunk to ${repro}, replayed with trace hash ${hash}")

@@ -1,0 +1,298 @@
+// Goal: `routesim fuzz` finds the planted races of scenarios/races/ within a stated bound,
+// shrinks each to a reproducer that replays with the same failure and the same trace hash,
+// shrinks deterministically, and splits and merges campaigns by seed.
+// Method: drive the fuzz library (run_campaign, shrink_failure, results/merge) on the race
+// files; replay reproducers through the loader and runner exactly as `routesim run` does.
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "sim/prng.hpp"
+#include "tools/fuzz.hpp"
+#include "tools/shrink.hpp"
+#include "tools/shrink_detail.hpp"
+
+namespace routesim::tools {
+namespace {
+
+using nlohmann::json;
+
+const std::string source_dir = ROUTESIM_SOURCE_DIR;
+
+/// The bound of the default tests: every planted race must fail within this many runs.
+constexpr std::uint64_t runs_bound = 200;
+
+const std::vector<std::string> race_files = {
+    "call-during-pending-replace", "disable-races-kill", "restart-races-pool-forward",
+    "kill-during-restart"};
+
+struct Loaded {
+    json document;
+    scenarios::Scenario scenario;
+};
+
+Loaded load(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto scenario = scenarios::load_scenario_text(text.str(), path);
+    EXPECT_TRUE(scenario.has_value()) << (scenario ? "" : scenario.error().to_string());
+    return Loaded{json::parse(text.str()), scenario ? std::move(scenario).value() : scenarios::Scenario{}};
+}
+
+Loaded load_race(const std::string& name) {
+    return load(source_dir + "/scenarios/races/" + name + ".json");
+}
+
+CampaignOptions bounded(std::uint64_t runs = runs_bound) {
+    CampaignOptions options;
+    options.seed = 1;
+    options.runs = runs;
+    return options;
+}
+
+/// Shrinks the first failure of a bounded campaign.
+Reproducer shrink_first(const Loaded& race, const CampaignOptions& options) {
+    const CampaignResult campaign = run_campaign(race.scenario, options);
+    EXPECT_FALSE(campaign.failures.empty());
+    if (campaign.failures.empty()) {
+        return {};
+    }
+    const FailureRecord& first = campaign.failures.front();
+    const scenarios::RunResult failing = scenarios::run_scenario(
+        race.scenario, fuzz_settings(first.seed, options.scheduler, options.semantics));
+    ShrinkInput input{&race.document, first.seed, options.scheduler, options.semantics, &failing,
+                      first.key};
+    auto reproducer = shrink_failure(input);
+    EXPECT_TRUE(reproducer.has_value()) << (reproducer ? "" : reproducer.error());
+    return reproducer ? std::move(reproducer).value() : Reproducer{};
+}
+
+/// Runs a reproducer's text as `routesim run FILE` does (default settings).
+scenarios::RunResult replay(const std::string& text) {
+    auto scenario = scenarios::load_scenario_text(text, "reproducer");
+    EXPECT_TRUE(scenario.has_value()) << (scenario ? "" : scenario.error().to_string());
+    if (!scenario) {
+        return {};
+    }
+    return scenarios::run_scenario(scenario.value());
+}
+
+TEST(FuzzRaces, EachPassesUnderFifo) {
+    for (const std::string& name : race_files) {
+        const Loaded race = load_race(name);
+        const scenarios::RunResult result = scenarios::run_scenario(race.scenario);
+        EXPECT_TRUE(result.passed() && result.violations.empty()) << name;
+    }
+}
+
+TEST(FuzzRaces, EachIsFoundWithinTheBound) {
+    for (const std::string& name : race_files) {
+        for (sim::Policy scheduler : {sim::Policy::Random, sim::Policy::Pct}) {
+            CampaignOptions options = bounded();
+            options.scheduler = scheduler;
+            const CampaignResult result = run_campaign(load_race(name).scenario, options);
+            EXPECT_EQ(result.runs, runs_bound);
+            ASSERT_FALSE(result.failures.empty()) << name << " under " << sim::policy_name(scheduler);
+            EXPECT_EQ(result.failures.front().key.kind, "check") << name;
+        }
+    }
+}
+
+TEST(FuzzRaces, ReproducerReplaysWithTheSameFailureAndTraceHash) {
+    for (const std::string& name : race_files) {
+        const Loaded race = load_race(name);
+        const Reproducer reproducer = shrink_first(race, bounded());
+        EXPECT_TRUE(reproducer.pinned) << name;
+        const scenarios::RunResult replayed = replay(reproducer_text(reproducer.document));
+        const auto failure = failure_of(reproducer.result);
+        ASSERT_TRUE(failure.has_value()) << name;
+        EXPECT_TRUE(shows(replayed, *failure)) << name;
+        EXPECT_EQ(replayed.trace_hash, reproducer.result.trace_hash) << name;
+        EXPECT_FALSE(replayed.passed()) << name;
+    }
+}
+
+TEST(FuzzRaces, ShrinkingTwiceGivesTheSameReproducer) {
+    for (const std::string& name : race_files) {
+        const Loaded race = load_race(name);
+        const std::string first = reproducer_text(shrink_first(race, bounded()).document);
+        const std::string second = reproducer_text(shrink_first(race, bounded()).document);
+        EXPECT_EQ(first, second) << name;
+    }
+}
+
+TEST(FuzzRaces, ShrinkKeepsTheRaceNotJustTheSymptom) {
+    // The disable/kill race shrinks to its two actions and the one choice that matters; the
+    // traffic, which only shifts the choices, goes.
+    const Reproducer reproducer = shrink_first(load_race("disable-races-kill"), bounded());
+    EXPECT_EQ(reproducer.after.timeline, 2U);
+    EXPECT_EQ(reproducer.after.workload_entries, 0U);
+    EXPECT_EQ(reproducer.after.schedule, 1U);
+    EXPECT_EQ(reproducer.document["run"]["schedule"], json::array({1}));
+}
+
+TEST(FuzzRaces, AimedKillIsPinnedBetweenSteps) {
+    // kill-during-restart needs a kill right after the supervisor's restart decision: the
+    // fuzzer aims one there, and the reproducer pins it with `step`.
+    const Reproducer reproducer = shrink_first(load_race("kill-during-restart"), bounded());
+    bool pinned_step = false;
+    for (const json& action : reproducer.document["timeline"]) {
+        pinned_step = pinned_step || (action.contains("kill") && action.value("step", 0) > 0);
+    }
+    EXPECT_TRUE(pinned_step) << reproducer.document.dump(2);
+    EXPECT_FALSE(reproducer.document.contains("faults"));
+}
+
+TEST(FuzzCoverage, RacesReachTheirWindows) {
+    const CampaignResult pending = run_campaign(load_race("call-during-pending-replace").scenario, bounded());
+    EXPECT_GT(pending.coverage.count("window:call_routed_while_pending_replace"), 0U);
+    EXPECT_GT(pending.coverage.count("pending_replace x call:owned"), 0U);
+    const CampaignResult restart = run_campaign(load_race("kill-during-restart").scenario, bounded());
+    EXPECT_GT(restart.coverage.count("window:kill_during_supervisor_restart"), 0U);
+}
+
+TEST(FuzzSeeds, RunSeedsAreSplitmixOfRootAndIndex) {
+    std::uint64_t state = 7;
+    EXPECT_EQ(run_seed(7, 0), sim::splitmix64(state));
+    EXPECT_EQ(run_seed(7, 1), sim::splitmix64(state));
+    EXPECT_NE(run_seed(7, 5), run_seed(8, 5));
+}
+
+TEST(FuzzShards, ShardsMergeToTheWholeCampaign) {
+    const Loaded race = load_race("call-during-pending-replace");
+    const CampaignOptions whole = bounded();
+    const json expected = results_json(run_campaign(race.scenario, whole), whole);
+    std::vector<json> parts;
+    for (std::uint64_t shard = 0; shard < 3; shard++) {
+        CampaignOptions options = bounded();
+        options.shard_index = shard;
+        options.shard_count = 3;
+        parts.push_back(results_json(run_campaign(race.scenario, options), options));
+    }
+    parts.push_back(parts.front()); // the same shard twice counts once
+    auto merged = merge_results(parts);
+    ASSERT_TRUE(merged.has_value()) << merged.error();
+    EXPECT_EQ(merged.value()["runs"], expected["runs"]);
+    EXPECT_EQ(merged.value()["coverage"], expected["coverage"]);
+    std::vector<std::uint64_t> merged_seeds;
+    std::vector<std::uint64_t> whole_seeds;
+    for (const json& item : merged.value()["failures"]) {
+        merged_seeds.push_back(item["seed"]);
+    }
+    for (const json& item : expected["failures"]) {
+        whole_seeds.push_back(item["seed"]);
+    }
+    EXPECT_EQ(merged_seeds, whole_seeds);
+}
+
+TEST(FuzzShards, MergeRejectsOtherDocumentsAndOtherScenarios) {
+    EXPECT_FALSE(merge_results({json{{"format", "something-else"}}}).has_value());
+    const json a{{"format", "routesim-fuzz-results/1"}, {"scenario", "a"}};
+    const json b{{"format", "routesim-fuzz-results/1"}, {"scenario", "b"}};
+    EXPECT_FALSE(merge_results({a, b}).has_value());
+}
+
+TEST(FuzzJobs, WorkerProcessesFindWhatOneProcessFinds) {
+    const Loaded race = load_race("restart-races-pool-forward");
+    CampaignOptions one = bounded();
+    CampaignOptions two = bounded();
+    two.jobs = 2;
+    const CampaignResult single = run_campaign(race.scenario, one);
+    const CampaignResult forked = run_campaign(race.scenario, two);
+    EXPECT_EQ(forked.runs, single.runs);
+    ASSERT_EQ(forked.failures.size(), single.failures.size());
+    for (std::size_t i = 0; i < single.failures.size(); i++) {
+        EXPECT_EQ(forked.failures[i].seed, single.failures[i].seed);
+        EXPECT_EQ(forked.failures[i].key, single.failures[i].key);
+    }
+    EXPECT_EQ(results_json(forked, one)["coverage"], results_json(single, one)["coverage"]);
+}
+
+/// What a run did, in a form two runs of one scenario can be compared by (the trace hash of
+/// a pinned replay differs by the fault events the fuzzer alone emits).
+json behaviour(const scenarios::RunResult& result) {
+    // Not the end time: the original keeps its random-fault timers until the run goes quiet.
+    json out{{"decisions", result.decisions}, {"stop", sim::stop_reason_name(result.outcome.reason)},
+             {"sent", result.ledger.sent}, {"handled", result.ledger.handled},
+             {"dropped", result.ledger.dropped}, {"route_failed", result.ledger.route_failed}};
+    for (const auto& router : result.routers) {
+        json routes = json::array();
+        for (const auto& row : router.routes) {
+            routes.push_back(json{row.name, row.state, row.pid, row.restarts});
+        }
+        out["routers"].push_back(json{router.path, router.alive, router.counters.forwarded,
+                                      router.counters.failed, router.counters.restarts, routes});
+    }
+    for (const auto& [name, record] : result.clients) {
+        out["clients"][name] = json{record.received, record.types, record.errors};
+    }
+    return out;
+}
+
+TEST(FuzzPins, PinnedFaultsReplayTheRunTheyCameFrom) {
+    // Every kind of random fault (timed kills and admin calls, drawn crashes and spawn
+    // failures, aimed faults) pinned as timeline actions, with the decision log, replays the
+    // same run: same choices, same counters, same outcome for every client.
+    const Loaded small = load(source_dir + "/tools/testdata/fuzz-small.json");
+    std::uint64_t pinned = 0;
+    std::set<std::string> origins;
+    for (std::uint64_t index = 0; index < 40; index++) {
+        scenarios::RunSettings settings = fuzz_settings(run_seed(1, index), sim::Policy::Random, std::nullopt);
+        settings.stop_on_violation = false;
+        const scenarios::RunResult original = scenarios::run_scenario(small.scenario, settings);
+        ShrinkInput input{&small.document, run_seed(1, index), sim::Policy::Random, std::nullopt,
+                          &original, FailureKey{"check", "none"}};
+        const auto document = detail::pinned_document(input);
+        if (!document.has_value()) {
+            continue; // a spawn failure during the build: only the seed replays it
+        }
+        pinned++;
+        for (const auto& fault : original.faults) {
+            const std::size_t colon = fault.origin.find(':');
+            origins.insert(colon == std::string::npos ? fault.origin : fault.origin.substr(0, colon + 1));
+        }
+        scenarios::RunSettings plain;
+        plain.check_determinism = false;
+        const auto replayed = detail::Evaluator::run(*document, plain);
+        ASSERT_TRUE(replayed.has_value()) << document->dump(2);
+        EXPECT_EQ(behaviour(*replayed), behaviour(original)) << "run " << index;
+    }
+    EXPECT_GE(pinned, 30U);
+    EXPECT_EQ(origins, (std::set<std::string>{"aim:", "faults.admin", "faults.crash", "faults.kill",
+                                              "faults.spawn_fail"}));
+}
+
+TEST(FuzzPins, UnpinnableFailureFallsBackToTheSeed) {
+    // A spawn failure during the build cannot be a timeline action: the reproducer keeps the
+    // random faults (with `aim`) and replays them from the failing seed.
+    const Loaded boot = load(source_dir + "/tools/testdata/fuzz-boot-failure.json");
+    const Reproducer reproducer = shrink_first(boot, bounded());
+    EXPECT_FALSE(reproducer.pinned);
+    EXPECT_TRUE(reproducer.document["faults"].value("aim", false));
+    const scenarios::RunResult replayed = replay(reproducer_text(reproducer.document));
+    EXPECT_EQ(replayed.trace_hash, reproducer.result.trace_hash);
+    EXPECT_FALSE(replayed.passed());
+}
+
+TEST(FuzzSettings, PlainRunsDoNotAim) {
+    // Aiming is the fuzzer's (or `faults.aim`'s): a plain run of the race fires no aimed fault.
+    const Loaded race = load_race("kill-during-restart");
+    for (std::uint64_t seed = 1; seed <= 20; seed++) {
+        scenarios::RunSettings settings;
+        settings.seed = seed;
+        const scenarios::RunResult result = scenarios::run_scenario(race.scenario, settings);
+        for (const auto& fault : result.faults) {
+            EXPECT_FALSE(fault.origin.starts_with("aim:")) << seed;
+        }
+    }
+}
+
+} // namespace
+} // namespace routesim::tools
