@@ -21,13 +21,16 @@ namespace routesim::properties::testing {
 
 /// Feeds recorded events to `sink` exactly as the bus delivered them.
 inline void replay(const std::deque<sim::TraceRecord>& records, sim::TraceSink& sink) {
+    std::vector<sim::TraceKey> keys;    // fields refer to their keys: keep them apart
     std::vector<sim::TraceField> fields;
     for (const sim::TraceRecord& record : records) {
         fields.clear();
+        keys.clear();
+        keys.reserve(record.fields.size()); // no reallocation while fields refer to keys
         for (const auto& [key, value] : record.fields) {
+            keys.emplace_back(key);
             fields.push_back(sim::TraceField{
-                sim::TraceKey(key),
-                std::visit([](const auto& v) { return sim::TraceValue(v); }, value)});
+                keys.back(), std::visit([](const auto& v) { return sim::TraceValue(v); }, value)});
         }
         sink.on_event(sim::TraceEvent{record.seq, record.at, sim::TraceKey(record.kind),
                                       fields.data(), fields.size()});

@@ -127,6 +127,8 @@ void RouteTracker::on_event(const sim::TraceEvent& event, std::vector<Finding>& 
         on_spawn(event);
     } else if (is_kind(event, trace::exit)) {
         on_exit(event);
+    } else if (is_kind(event, trace::kill)) {
+        on_kill(event);
     } else if (is_kind(event, trace::route_init)) {
         on_route_init(field_uint(event, trace::router), event, out);
     } else {
@@ -189,6 +191,25 @@ void RouteTracker::on_exit(const sim::TraceEvent& event) {
     auto name = router->by_worker.find(pid);
     if (name != router->by_worker.end()) {
         indexed(*router, name->second).worker_exited = true;
+    }
+}
+
+void RouteTracker::on_kill(const sim::TraceEvent& event) {
+    // §3.3: a killed Running/WaitResponse process is a Zombee until its step ends (or its
+    // terminate delay runs out): not alive, so a SendExit to it fails and a Disable/Remove/
+    // Replace completes inline (R25, R50) before its exit event appears.
+    const std::uint64_t pid = field_uint(event, trace::pid);
+    auto watched = watched_.find(pid);
+    if (watched == watched_.end()) {
+        return;
+    }
+    Router* router = find_router(watched->second);
+    if (router == nullptr) {
+        return;
+    }
+    auto name = router->by_worker.find(pid);
+    if (name != router->by_worker.end()) {
+        indexed(*router, name->second).worker_killed = true;
     }
 }
 
@@ -258,6 +279,7 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::stri
     }
     route.worker = worker;
     route.worker_exited = false;
+    route.worker_killed = false;
     if (worker == 0) {
         return;
     }
@@ -510,7 +532,7 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceE
                         .name_mismatch = observed == CallOutcome::NameMismatch};
     const CallEnv env{.semantics = semantics_,
                       .allowed = observed != CallOutcome::NotAllowed,
-                      .worker_alive = !before.route.worker_exited,
+                      .worker_alive = !before.route.worker_exited && !before.route.worker_killed,
                       .spawn_ok = router.fresh_spawn != 0};
     const RouteSlot slot{before.existed ? before.route.state : RouteState::Absent, 0, 0};
     const CallPrediction prediction = properties::predict_call(slot, args, env);

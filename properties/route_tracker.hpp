@@ -80,6 +80,7 @@ private:
         RouteState state = RouteState::Running;
         std::uint64_t worker = 0;   // recorded worker pid id, 0 when none
         bool worker_exited = false; // the recorded worker's exit event was seen
+        bool worker_killed = false; // Node.Kill made it a Zombee: not alive, exit still to come
         Witness since;              // the event that gave the route its state or worker
     };
     struct Before { // a route as it was when a management call began
@@ -114,6 +115,7 @@ private:
     static Route& indexed(Router& router, const std::string& name);
     void on_spawn(const sim::TraceEvent& event);
     void on_exit(const sim::TraceEvent& event);
+    void on_kill(const sim::TraceEvent& event);
     void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
                  std::vector<Finding>& out);
     void on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,

@@ -188,5 +188,34 @@ TEST(RouteTracker, FollowsRandomRoutingKillsAndManagement) {
     }
 }
 
+// R25, R50: a worker killed while it stops (a Zombee until its terminate delay ends, §3.3)
+// is not alive, so Remove and Disable complete inline before its exit event appears; the
+// tracker learns that from the `kill` event (found by the generated-topology suites).
+TEST(RouteTracker, KilledStoppingWorkerMakesRemoveAndDisableCompleteInline) {
+    for (const Semantics semantics : {Semantics::Documented, Semantics::Upstream}) {
+        for (const Op op : {Op::Remove, Op::Disable}) {
+            const std::string context = std::string(runtime::semantics_name(semantics)) +
+                                        (op == Op::Remove ? " remove" : " disable");
+            Rig rig(semantics);
+            Watch watch(rig.f, semantics);
+            const PID worker = rig.worker();
+            ASSERT_TRUE(rig.f.node.send(worker, runtime::testing::Text{"die"}));
+            rig.settle(); // the worker takes "die" and begins its 10 ms stop
+            ASSERT_TRUE(rig.f.node.kill(worker));
+            const runtime::act::RouteResult result = rig.inside([op](LambdaRouter& r) {
+                return runtime::testing::apply(r, op, Atom("a"), Factory());
+            });
+            EXPECT_TRUE(result) << context;
+            EXPECT_EQ(runtime::testing::state_of(*rig.router, Atom("a")),
+                      op == Op::Remove ? "absent" : "disabled")
+                << context;
+            expect_table(watch, rig, context + " (inline)");
+            rig.f.run();
+            expect_table(watch, rig, context + " (after the exit)");
+            watch.expect_hold(context);
+        }
+    }
+}
+
 } // namespace
 } // namespace routesim::properties

@@ -273,6 +273,9 @@ Pool::Attempt Pool::respawn(const MailboxMessage& message) {
     }
     forwarded_++;
     emit_forward(message.id, fresh, outcome_respawned);
+    if (process().node().mutation_active(Mutation::PoolDuplicateOnRespawn)) {
+        return Attempt::Next; // §5 (mutation: the message goes on to the next worker too)
+    }
     return Attempt::Done;
 }
 

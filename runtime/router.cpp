@@ -319,6 +319,10 @@ Status Router::route_one(MailboxMessage& message) {
     if (name == RouteDiscard) {
         // R11: discarded++, no resolution; a call gets ErrDiscarded at once.
         counters_.discarded++;
+        if (process().node().mutation_active(Mutation::DiscardCountedAsForwarded)) {
+            counters_.discarded--; // R11, R42 (mutation: the discard is counted as forwarded)
+            counters_.forwarded++;
+        }
         world.emit(trace::route, {{trace::router, self().id},
                                   {trace::id, message.id},
                                   {trace::name, trace::atom_value(name)},
@@ -356,8 +360,16 @@ Router::Routed Router::resolve(Atom name, const MailboxMessage& message) {
     // R10: owned routes first (they shadow registered names), then the registry.
     if (const std::optional<std::size_t> index = find(name)) {
         const Entry& entry = table_[*index];
+        if (entry.pending == RoutePending::Disable &&
+            process().node().mutation_active(Mutation::ForwardToPendingDisable)) {
+            return forward_owned(*index, message); // R14 (mutation: forwards to pending Disable)
+        }
         if (entry.disabled || entry.pending == RoutePending::Disable) {
             return Routed{false, PID{}, Error(Err::Disabled)}; // R14, checked first
+        }
+        if (entry.pending == RoutePending::Remove &&
+            process().node().mutation_active(Mutation::ForwardToPendingRemove)) {
+            return forward_owned(*index, message); // R15 (mutation: forwards to pending Remove)
         }
         if (entry.pending == RoutePending::Remove) {
             return Routed{false, PID{}, Error(Err::NoRoute)}; // R15
@@ -393,6 +405,12 @@ Router::Routed Router::forward_owned(std::size_t index, const MailboxMessage& me
     // R45 step 1; R21: the message goes on unchanged with Normal priority.
     const PID pid = table_[index].pid;
     RS_ASSERT(!pid.empty());
+    if (process().node().mutation_active(Mutation::DropSender)) {
+        // R21 (mutation: From not preserved; the worker sees the router as the sender)
+        const MailboxMessage changed = with_sender(message, self());
+        const SendResult sent = process().forward(pid, changed, MessagePriority::Normal);
+        return sent ? Routed{false, pid, std::nullopt} : Routed{false, pid, Error(sent.error())};
+    }
     const SendResult sent = process().forward(pid, message, MessagePriority::Normal);
     if (sent) {
         return Routed{false, pid, std::nullopt};

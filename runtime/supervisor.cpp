@@ -268,6 +268,9 @@ Status Supervisor::process_init(const Args& args) {
     restart_ = spec.restart;
     handle_child_ = spec.enable_handle_child;
     strategy_ = make_strategy(spec.type);
+    if (process().node().mutation_active(Mutation::RestartBeyondIntensity)) {
+        spec.restart.intensity++; // §6.4 (mutation: the strategy allows one restart more)
+    }
     // §6.2: children start synchronously, in spec order; a spawn error fails our spawn and
     // the runtime's init-failure cleanup stops the children already started.
     return handle_action(strategy_->init(spec));
@@ -406,7 +409,7 @@ Status Supervisor::child_exited(const PID& pid, const Error& reason) {
         (void)process().send(self(), MessageChildTerminate{name, pid, reason});
     }
     detail::SupAction action =
-        strategy_->child_terminated(detail::SupExit{true, pid, reason, process().now()});
+        strategy_->child_terminated(detail::SupExit{true, pid, reason, process().now(), name});
     trace_decision(action, name, pid, reason);
     const Status status = handle_action(std::move(action));
     if (preserving && type_ == SupervisorType::SimpleOneForOne) {

@@ -39,7 +39,9 @@ SupAction SupNamed::child_started(const SupChildSpec& child, const PID& pid) {
     RS_ASSERT(child.index < specs_.size());
     SupChildSpec& spec = specs_[child.index];
     RS_ASSERT(spec.spec.name == child.spec.name);
-    RS_ASSERT(spec.pid.empty());
+    // §6.8: normally the spec is stopped here; but EnableChild right after DisableChild starts
+    // a new instance while the old one is still on its way out. Ergo keeps the new PID (the
+    // old one's exit is then matched by name, see child_terminated).
     // §6.5: the args a start used are persisted (StartChild args survive restarts).
     spec.spec.args = child.spec.args;
     spec.pid = pid;
@@ -83,9 +85,12 @@ SupAction SupNamed::child_terminated(const SupExit& exit) {
         return action;
     }
     std::size_t index = specs_.size();
+    // §6.3: Ergo finds the spec by name or PID (the first in spec order); by name matters
+    // when a newer instance of the spec started before this exit came (see child_started).
     for (const SupChildSpec& spec : specs_) {
-        if (exit.is_child && spec.pid == exit.pid) {
+        if (exit.is_child && (spec.pid == exit.pid || spec.spec.name == exit.name)) {
             index = spec.index;
+            break;
         }
     }
     RS_ASSERT(!exit.is_child || index < specs_.size());

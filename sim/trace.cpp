@@ -9,23 +9,7 @@
 
 namespace routesim::sim {
 
-void TraceBus::emit(Instant at, TraceKey kind, std::initializer_list<TraceField> fields) {
-    emit(at, kind, fields.begin(), fields.size());
-}
-
-void TraceBus::emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count) {
-    hasher_.fold(kind.hash);
-    hasher_.fold(static_cast<std::uint64_t>(at.ns()));
-    for (std::size_t i = 0; i < count; i++) {
-        hasher_.fold(fields[i].key.hash);
-        hasher_.fold(static_cast<std::uint64_t>(fields[i].value.type()));
-        hasher_.fold(fields[i].value.hash_word());
-    }
-    const std::uint64_t seq = next_seq_++;
-    if (sinks_.empty()) {
-        return;
-    }
-    const TraceEvent event{seq, at, kind, fields, count};
+void TraceBus::dispatch(const TraceEvent& event) const {
     for (TraceSink* sink : sinks_) {
         sink->on_event(event);
     }

@@ -3,6 +3,7 @@
 // Part of sim/: depends on the standard library only; knows nothing of actors or JSON libs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
@@ -26,40 +27,44 @@ struct TraceKey {
 };
 
 /// A field value: signed or unsigned integer, boolean or text. Text is borrowed for the
-/// duration of one emit; sinks that keep it copy it.
+/// duration of one emit; sinks that keep it copy it. Three words, so that building an event's
+/// field array costs little.
 class TraceValue {
 public:
     enum class Type : std::uint8_t { Int, Uint, Bool, Text };
 
-    constexpr TraceValue(std::int64_t value) : type_(Type::Int), word_(static_cast<std::uint64_t>(value)) {}
-    constexpr TraceValue(std::uint64_t value) : type_(Type::Uint), word_(value) {}
+    constexpr TraceValue(std::int64_t value) : word_(static_cast<std::uint64_t>(value)), type_(Type::Int) {}
+    constexpr TraceValue(std::uint64_t value) : word_(value), type_(Type::Uint) {}
     constexpr TraceValue(int value) : TraceValue(static_cast<std::int64_t>(value)) {}
-    constexpr TraceValue(bool value) : type_(Type::Bool), word_(value ? 1U : 0U) {}
-    constexpr TraceValue(std::string_view text) : type_(Type::Text), word_(fnv1a64(text)), text_(text) {}
+    constexpr TraceValue(bool value) : word_(value ? 1U : 0U), type_(Type::Bool) {}
+    constexpr TraceValue(std::string_view text) : TraceValue(text, fnv1a64(text)) {}
     constexpr TraceValue(const char* text) : TraceValue(std::string_view(text)) {}
     /// Borrows the string for the duration of the emit (a temporary lives that long).
     TraceValue(const std::string& text) : TraceValue(std::string_view(text)) {}
     /// Text whose FNV-1a 64 hash the caller already knows (interned atoms).
     constexpr TraceValue(std::string_view text, std::uint64_t text_hash)
-        : type_(Type::Text), word_(text_hash), text_(text) {}
+        : word_(text_hash), text_(text.data()), length_(static_cast<std::uint32_t>(text.size())),
+          type_(Type::Text) {}
 
     Type type() const { return type_; }
     std::int64_t as_int() const { return static_cast<std::int64_t>(word_); }
     std::uint64_t as_uint() const { return word_; }
     bool as_bool() const { return word_ != 0; }
-    std::string_view as_text() const { return text_; }
+    std::string_view as_text() const { return {text_, length_}; }
     /// The word folded into the trace hash (for text: its FNV-1a 64).
     std::uint64_t hash_word() const { return word_; }
 
 private:
-    Type type_;
     std::uint64_t word_;
-    std::string_view text_;
+    const char* text_ = nullptr;
+    std::uint32_t length_ = 0; // trace texts are short: names, reasons, printed values
+    Type type_;
 };
 
-/// One named field of an event.
+/// One named field of an event. The key is referenced, not copied: keys are constants (or
+/// temporaries that live as long as the emit's full expression).
 struct TraceField {
-    TraceKey key;
+    const TraceKey& key;
     TraceValue value;
 };
 
@@ -79,18 +84,31 @@ public:
     virtual void on_event(const TraceEvent& event) = 0;
 };
 
-/// The running trace hash. Documented algorithm (stable across machines and compilers):
-/// h starts at 0xcbf29ce484222325; folding a 64-bit word w is
-/// h = rotl64(h XOR w, 29) * 0x9e3779b97f4a7c15 (mod 2^64).
-/// Per event the words are: FNV-1a 64 of the kind, the time in ns, then for each field in
-/// order the FNV-1a 64 of its name, the type tag (0 int, 1 uint, 2 bool, 3 text) and the value
-/// (two's complement for int, 0/1 for bool, FNV-1a 64 of the bytes for text). The sequence
-/// number is implied by the order and not folded.
+/// The running trace hash. Documented algorithm (stable across machines and compilers; all
+/// arithmetic mod 2^64):
+///   fold(w):  h = rotl64(h XOR w, 29) * 0x9e3779b97f4a7c15, h starting at 0xcbf29ce484222325.
+///   field i of an event (i = 0, 1, ...): f = value XOR (fnv1a64(name) + tag), tag 0 int,
+///     1 uint, 2 bool, 3 text; value is two's complement for int, 0/1 for bool, FNV-1a 64 of
+///     the bytes for text; lane = mix(f + i) with mix(x) = (x XOR (x >> 29)) * 0xbf58476d1ce4e5b9.
+///   per event: fold(fnv1a64(kind) XOR (time_ns * 0x9e3779b97f4a7c15)), then
+///     fold(field_count + sum of the lanes).
+/// The lanes are independent of each other (cheap on a pipelined CPU); only two folds per event
+/// are sequential. The sequence number is implied by the order and not folded.
 class TraceHasher {
 public:
     void fold(std::uint64_t word) {
         const std::uint64_t mixed = state_ ^ word;
         state_ = ((mixed << 29) | (mixed >> 35)) * 0x9e3779b97f4a7c15ULL;
+    }
+    /// The lane of field `index` whose value word is `value` (see above).
+    static constexpr std::uint64_t lane(std::uint64_t key_hash, TraceValue::Type type,
+                                        std::uint64_t value, std::size_t index) {
+        const std::uint64_t x = (value ^ (key_hash + static_cast<std::uint64_t>(type))) + index;
+        return (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ULL;
+    }
+    /// The first word of an event.
+    static constexpr std::uint64_t head(std::uint64_t kind_hash, std::int64_t at_ns) {
+        return kind_hash ^ (static_cast<std::uint64_t>(at_ns) * 0x9e3779b97f4a7c15ULL);
     }
     std::uint64_t value() const { return state_; }
 
@@ -102,10 +120,27 @@ private:
 /// outlive the bus or be removed first.
 class TraceBus {
 public:
-    /// Emits one event at `at`. Cost: O(fields) hash folds plus one call per sink.
-    void emit(Instant at, TraceKey kind, std::initializer_list<TraceField> fields);
+    /// Emits one event at `at`. Cost: one lane per field (independent), two folds, and one
+    /// call per sink. Inline so that with constant keys the lanes fold to a few instructions
+    /// and the field array is only built when a sink wants it.
+    void emit(Instant at, TraceKey kind, std::initializer_list<TraceField> fields) {
+        emit(at, kind, fields.begin(), fields.size());
+    }
     /// Emits one event whose fields are in a caller-owned array.
-    void emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count);
+    void emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count) {
+        std::uint64_t digest = count;
+#pragma GCC unroll 8
+        for (std::size_t i = 0; i < count; i++) {
+            digest += TraceHasher::lane(fields[i].key.hash, fields[i].value.type(),
+                                        fields[i].value.hash_word(), i);
+        }
+        hasher_.fold(TraceHasher::head(kind.hash, at.ns()));
+        hasher_.fold(digest);
+        const std::uint64_t seq = next_seq_++;
+        if (!sinks_.empty()) {
+            dispatch(TraceEvent{seq, at, kind, fields, count});
+        }
+    }
 
     void add_sink(TraceSink& sink);
     void remove_sink(TraceSink& sink);
@@ -119,6 +154,8 @@ public:
     std::uint64_t count() const { return next_seq_; }
 
 private:
+    void dispatch(const TraceEvent& event) const;
+
     TraceHasher hasher_;
     std::uint64_t next_seq_ = 0;
     std::vector<TraceSink*> sinks_;

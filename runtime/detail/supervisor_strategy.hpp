@@ -62,6 +62,8 @@ struct SupExit {
     PID pid;
     Error reason;
     sim::Instant now;
+    /// The child's spec name (children only).
+    Atom name{};
 };
 
 /// The interface of a type's machine. Management calls return the Ergo error to give back.

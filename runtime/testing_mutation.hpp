@@ -1,0 +1,63 @@
+// Test-only mutations: deliberately broken runtime rules, switched on per Node through
+// NodeOptions::mutation, so that the mutation check (properties/mutation_props.cpp) can show
+// that the invariant monitors catch each one. The default is None; the CLI and the scenario
+// layer never set it. Each hook is one branch at the place where its rule lives, commented
+// with the rule it breaks.
+// Part of runtime/: uses the standard library only.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "runtime/mailbox.hpp"
+
+namespace routesim::runtime {
+
+/// A deliberately broken rule (test-only).
+enum class Mutation : std::uint8_t {
+    None = 0,
+    /// R14 broken: a route pending Disable still gets traffic (router.cpp, resolve).
+    ForwardToPendingDisable = 1,
+    /// R15 broken: a route pending Remove still gets traffic (router.cpp, resolve).
+    ForwardToPendingRemove = 2,
+    /// R21 broken: a forward to an owned route carries the router as From (router.cpp).
+    DropSender = 3,
+    /// R11/R42 broken: a RouteDiscard is counted as forwarded (router.cpp, route_one).
+    DiscardCountedAsForwarded = 4,
+    /// §5 broken: after a respawned worker took a message the pool goes on to the next
+    /// worker, forwarding the same message twice (pool.cpp, respawn).
+    PoolDuplicateOnRespawn = 5,
+    /// §6.4 broken: the strategy allows one restart more per period than the intensity
+    /// the supervisor reports (supervisor.cpp, process_init).
+    RestartBeyondIntensity = 6,
+};
+
+/// The mutation's name as the tests print it.
+inline std::string_view mutation_name(Mutation mutation) {
+    switch (mutation) {
+    case Mutation::None:
+        return "none";
+    case Mutation::ForwardToPendingDisable:
+        return "forward_to_pending_disable";
+    case Mutation::ForwardToPendingRemove:
+        return "forward_to_pending_remove";
+    case Mutation::DropSender:
+        return "drop_sender";
+    case Mutation::DiscardCountedAsForwarded:
+        return "discard_counted_as_forwarded";
+    case Mutation::PoolDuplicateOnRespawn:
+        return "pool_duplicate_on_respawn";
+    case Mutation::RestartBeyondIntensity:
+        return "restart_beyond_intensity";
+    }
+    return "unknown";
+}
+
+/// DropSender: a copy of `message` whose From is `sender`.
+inline MailboxMessage with_sender(const MailboxMessage& message, const PID& sender) {
+    MailboxMessage copy = message;
+    copy.from = sender;
+    return copy;
+}
+
+} // namespace routesim::runtime
