@@ -173,6 +173,17 @@ private:
     const Node& spec_;
 };
 
+/// The parsed worker of a router.admin message of the scenario with this route name and worker
+/// JSON, or nullptr. Cost: linear in the scenario's message workers.
+const Node* message_worker(const Scenario& scenario, const std::string& route, const Json& worker) {
+    for (const MessageWorker& entry : scenario.message_workers) {
+        if (entry.route == route && entry.spec == worker) {
+            return &entry.worker;
+        }
+    }
+    return nullptr;
+}
+
 std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message) {
     if (const auto* order = message.get<AdminOrder>()) {
         std::string result = perform_admin(harness_, *this, spec_, order->op, order->name, order->worker);
@@ -192,14 +203,21 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
         !body["name"].is_string()) {
         return std::string(runtime::ergo_name(runtime::Err::Incorrect));
     }
-    if (body.contains("worker")) {
-        // A worker spec inside a message is not parsed at run time; timeline actions with
-        // "via": "admin" carry parsed specs instead.
-        process().log("warning", "router.admin: \"worker\" in a message is not supported; use a "
-                                 "timeline action with via: admin");
+    const std::string& name = body["name"].get_ref<const std::string&>();
+    if (*op != Verb::AddRoute && *op != Verb::ReplaceRoute) {
+        return perform_admin(harness_, *this, spec_, *op, name, nullptr);
+    }
+    // add_route / replace_route: the loader parsed the message's worker (Scenario::
+    // message_workers); find it by route name and worker JSON.
+    const auto worker = body.find("worker");
+    const Node* spec = worker == body.end() ? nullptr : message_worker(harness_.scenario(), name, *worker);
+    if (spec == nullptr) {
+        process().log("warning", "router.admin: " + std::string(spelling(*op)) + " " + name +
+                                     " carries no worker that the scenario file declares");
         return std::string(runtime::ergo_name(runtime::Err::Incorrect));
     }
-    return perform_admin(harness_, *this, spec_, *op, body["name"].get<std::string>(), nullptr);
+    harness_.index_route_worker(*spec);
+    return perform_admin(harness_, *this, spec_, *op, name, spec);
 }
 
 runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {

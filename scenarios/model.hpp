@@ -227,6 +227,23 @@ struct Faults {
     bool aim = false;
 };
 
+/// The `worker` of a `router.admin` message in a workload or timeline send or call
+/// (scenario-format.md, a router's admin path): `{"type": "router.admin", "op": "add_route",
+/// "name": A, "worker": node}`. The loader parses and validates it like a timeline worker; the
+/// router that performs the message finds it by route name and worker JSON.
+struct MessageWorker {
+    /// The message's target (`to`), as written.
+    std::string router;
+    /// The message's `name` (the route).
+    std::string route;
+    /// The `worker` value as written, which the message still carries at run time.
+    Json spec;
+    /// The parsed worker; its path is "<to>/<name>", `to` being the message's target.
+    Node worker;
+    /// JSON pointer of the message object.
+    std::string pointer;
+};
+
 /// A whole scenario file, validated: every target names something in the scenario.
 struct Scenario {
     std::string name;
@@ -239,6 +256,9 @@ struct Scenario {
     Expect expect;
     /// Every client name (workload and timeline `from`), in order of first appearance.
     std::vector<std::string> clients;
+    /// Workers of add_route / replace_route `router.admin` messages, in file order (workload
+    /// first, then timeline).
+    std::vector<MessageWorker> message_workers;
 };
 
 // -- spellings ---------------------------------------------------------------------------

@@ -61,6 +61,9 @@ TargetResolver::TargetResolver(const Scenario& scenario) {
             index_tree(*action.worker);
         }
     }
+    for (const MessageWorker& message : scenario.message_workers) {
+        index_tree(message.worker);
+    }
     clients_.insert(scenario.clients.begin(), scenario.clients.end());
     index_timeline_routes(scenario);
 }
@@ -82,11 +85,20 @@ void TargetResolver::index_tree(const Node& root) {
 void TargetResolver::index_timeline_routes(const Scenario& scenario) {
     // A route may be added to a router that is itself added by a later action, so repeat
     // while actions still get placed.
-    std::vector<const Action*> pending;
+    // Routes come from timeline actions and from `router.admin` messages with a worker.
+    struct Added {
+        const std::string* router;
+        const std::string* route;
+        const Node* worker;
+    };
+    std::vector<Added> pending;
     for (const Action& action : scenario.timeline) {
         if (action.worker.has_value()) {
-            pending.push_back(&action);
+            pending.push_back(Added{&action.router, &action.route, &*action.worker});
         }
+    }
+    for (const MessageWorker& message : scenario.message_workers) {
+        pending.push_back(Added{&message.router, &message.route, &message.worker});
     }
     // Each pass places at least one action; the pass limit bounds the cost for crafted files
     // (a longer chain of routers added in reverse file order is not followed).
@@ -94,16 +106,15 @@ void TargetResolver::index_timeline_routes(const Scenario& scenario) {
     bool progress = true;
     for (int pass = 0; pass < passes_max && progress && !pending.empty(); pass++) {
         progress = false;
-        std::vector<const Action*> unplaced;
-        for (const Action* action : pending) {
-            const auto router = resolve(action->router);
+        std::vector<Added> unplaced;
+        for (const Added& added : pending) {
+            const auto router = resolve(*added.router);
             if (router.has_value() && router->node != nullptr &&
                 router->node->kind == NodeKind::Router) {
-                added_routes_[router->node->path].push_back(
-                    AddedRoute{action->route, &*action->worker});
+                added_routes_[router->node->path].push_back(AddedRoute{*added.route, added.worker});
                 progress = true;
             } else {
-                unplaced.push_back(action);
+                unplaced.push_back(added);
             }
         }
         pending = std::move(unplaced);
