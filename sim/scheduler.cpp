@@ -45,10 +45,6 @@ Scheduler::Scheduler(SchedulerOptions options, Prng prng)
     }
 }
 
-bool Scheduler::uses_ordered_set() const {
-    return options_.policy != Policy::Fifo || options_.record_fifo;
-}
-
 std::size_t Scheduler::runnable_count() const {
     return uses_ordered_set() ? ordered_.size() : fifo_.size();
 }
@@ -202,16 +198,7 @@ void Scheduler::add_pct_change_point() {
     RS_ASSERT(pct_next_change_ < pct_change_steps_.size());
 }
 
-std::optional<TaskId> Scheduler::pick() {
-    if (!uses_ordered_set()) {
-        if (fifo_.empty()) {
-            return std::nullopt;
-        }
-        const TaskId task = fifo_.front().task;
-        fifo_.pop_front();
-        steps_++;
-        return task;
-    }
+std::optional<TaskId> Scheduler::pick_ordered() {
     if (ordered_.empty()) {
         return std::nullopt;
     }
