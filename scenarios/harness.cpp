@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "scenarios/json_message.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios {
@@ -44,6 +45,59 @@ bool FaultClasses::matches(const std::vector<FaultTarget>& targets) const {
         }
     }
     return false;
+}
+
+MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
+    sources_.resize(scenario.workload.size());
+    for (std::size_t i = 0; i < scenario.workload.size(); i++) {
+        // As RunState::instantiate reads the message: a top-level {"uniform": ...} member is
+        // a draw, so that source's messages depend on the run.
+        const Json& message = scenario.workload[i].message;
+        bool draws = false;
+        if (message.is_object()) {
+            for (const auto& [key, value] : message.items()) {
+                draws = draws || (value.is_object() && value.size() == 1 && value.contains("uniform"));
+            }
+        }
+        sources_[i].cacheable = !draws;
+    }
+}
+
+const void* MessageCache::body_of(const runtime::Message& message) {
+    const auto* json = message.get<JsonMessage>();
+    return json != nullptr ? static_cast<const void*>(&json->json()) : nullptr;
+}
+
+void MessageCache::index_workload(const runtime::Message& message) {
+    const void* body = body_of(message);
+    RS_ASSERT(body != nullptr);
+    receipts_.try_emplace(body);
+}
+
+const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
+                                                   const ReceiptBy& by) const {
+    const auto found = receipts_.find(body_of(of));
+    if (found == receipts_.end()) {
+        return nullptr;
+    }
+    for (const Receipt& receipt : found->second) {
+        if (ReceiptBy{receipt.name, receipt.pid} == by) {
+            return &receipt.message;
+        }
+    }
+    return nullptr;
+}
+
+void MessageCache::store_receipt(const runtime::Message& of, const ReceiptBy& by,
+                                 runtime::Message receipt) {
+    const auto found = receipts_.find(body_of(of));
+    if (found == receipts_.end() || found->second.size() >= receipts_per_message_max ||
+        stored_ >= stored_max) {
+        return;
+    }
+    RS_ASSERT(find_receipt(of, by) == nullptr);
+    found->second.push_back(Receipt{std::string(by.name), by.pid, std::move(receipt)});
+    stored_++;
 }
 
 Harness::Harness(runtime::Node& node, const Scenario& scenario)
@@ -94,12 +148,13 @@ const FaultClasses& Harness::classes(const Node& spec) const {
     return found->second;
 }
 
-bool Harness::draw_crash(const Node& spec, const runtime::PID& pid) {
+bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
     const auto& crash = scenario_.faults.crash;
     if (!crash.has_value() || crash->probability_ppb == 0) {
         return false;
     }
-    const FaultClasses& classes = this->classes(spec);
+    // The classes of `spec` (checked where the caller looked them up): one kind each.
+    RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
     const bool hit = crash->targets.empty() ? classes.worker : classes.matches(crash->targets);
     if (!hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
         return false;
@@ -140,12 +195,17 @@ sim::Duration Harness::draw_terminate_delay(const Node& spec) {
 
 void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
     stats(spec).incarnations.push_back(pid);
-    spec_by_pid_[pid.id] = &spec;
+    spec_by_pid_[pid.id] = Spawned{&spec, &classes(spec)};
 }
 
 const Node* Harness::spec_of(const runtime::PID& pid) const {
     auto found = spec_by_pid_.find(pid.id);
-    return found == spec_by_pid_.end() ? nullptr : found->second;
+    return found == spec_by_pid_.end() ? nullptr : found->second.spec;
+}
+
+const FaultClasses* Harness::classes_of(const runtime::PID& pid) const {
+    auto found = spec_by_pid_.find(pid.id);
+    return found == spec_by_pid_.end() ? nullptr : found->second.classes;
 }
 
 } // namespace routesim::scenarios

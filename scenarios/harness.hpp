@@ -10,10 +10,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "runtime/message.hpp"
 #include "runtime/node.hpp"
 #include "scenarios/model.hpp"
+#include "sim/assert.hpp"
 #include "sim/prng.hpp"
 
 namespace routesim::scenarios {
@@ -48,6 +52,81 @@ struct FaultClasses {
     bool matches(const std::vector<FaultTarget>& targets) const;
 };
 
+/// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
+/// not rebuild and free the same JSON thousands of times: the workload messages that do not
+/// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
+/// of those messages. Messages are immutable shared payloads, so a run that takes one from
+/// here sends exactly the value it would have built: results and traces are unchanged.
+/// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
+/// caps it stores nothing more and callers build messages as without a cache.
+class MessageCache {
+public:
+    explicit MessageCache(const Scenario& scenario);
+    MessageCache(const MessageCache&) = delete;
+    MessageCache& operator=(const MessageCache&) = delete;
+
+    const Scenario& scenario() const { return scenario_; }
+
+    /// Workload message `repetition` of source `source`, made by `make` on first use; nullptr
+    /// when this source's messages depend on the run or the cache is full (then the caller
+    /// makes the message itself, drawing what it draws).
+    template <class Make>
+    const runtime::Message* workload(std::uint32_t source, std::uint64_t repetition, Make&& make) {
+        RS_ASSERT(source < sources_.size());
+        Source& entry = sources_[source];
+        if (!entry.cacheable) {
+            return nullptr;
+        }
+        if (repetition < entry.messages.size()) {
+            return &entry.messages[repetition];
+        }
+        if (repetition != entry.messages.size() || stored_ >= stored_max) {
+            return nullptr; // only in order, so that the vector stays dense
+        }
+        entry.messages.push_back(make());
+        index_workload(entry.messages.back());
+        stored_++;
+        return &entry.messages.back();
+    }
+
+    /// Who made a receipt: a named node (`name`), else the process (its PID prints as "by").
+    struct ReceiptBy {
+        std::string_view name;
+        runtime::PID pid;
+        bool operator==(const ReceiptBy& other) const {
+            return name == other.name && (!name.empty() || pid == other.pid);
+        }
+    };
+    /// The receipt `by` made for `of`, if stored.
+    const runtime::Message* find_receipt(const runtime::Message& of, const ReceiptBy& by) const;
+    /// Stores a receipt for `of`, when `of` is a cached workload message (other messages die
+    /// with their run, and their address could be reused).
+    void store_receipt(const runtime::Message& of, const ReceiptBy& by, runtime::Message receipt);
+
+private:
+    struct Source {
+        bool cacheable = false;
+        std::vector<runtime::Message> messages;
+    };
+    struct Receipt {
+        std::string name; // ReceiptBy::name, owned
+        runtime::PID pid;
+        runtime::Message message;
+    };
+    static constexpr std::size_t stored_max = std::size_t{1} << 16;
+    static constexpr std::size_t receipts_per_message_max = 32;
+    /// The address that identifies a JSON message's body, or nullptr.
+    static const void* body_of(const runtime::Message& message);
+    void index_workload(const runtime::Message& message);
+
+    const Scenario& scenario_;
+    std::vector<Source> sources_;
+    std::size_t stored_ = 0;
+    /// Body address of every cached workload message -> its receipts (few: one per worker
+    /// identity that ever took it).
+    std::unordered_map<const void*, std::vector<Receipt>> receipts_;
+};
+
 /// Shared state of one run. Not copyable; behaviours keep a reference.
 class Harness {
 public:
@@ -71,7 +150,11 @@ public:
     /// The default per-message cost (`run.cost`).
     sim::Duration default_cost() const { return scenario_.run.cost; }
     /// Random crash for a message taken by `pid`, a process of `spec` (faults.crash).
-    bool draw_crash(const Node& spec, const runtime::PID& pid);
+    bool draw_crash(const Node& spec, const runtime::PID& pid) {
+        return draw_crash(spec, classes(spec), pid);
+    }
+    /// The same, with the node's classes already looked up (a worker keeps them).
+    bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
     bool draw_spawn_failure(const Node& spec);
     /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
@@ -81,12 +164,16 @@ public:
     /// Marks a PID to panic on its next message (timeline `crash`).
     void arm_crash(const runtime::PID& pid) { crash_armed_.insert(pid.id); }
     /// True (once) when the PID was marked by arm_crash.
-    bool take_armed_crash(const runtime::PID& pid) { return crash_armed_.erase(pid.id) > 0; }
+    bool take_armed_crash(const runtime::PID& pid) {
+        return !crash_armed_.empty() && crash_armed_.erase(pid.id) > 0;
+    }
 
     /// Records a new incarnation of `spec`.
     void note_spawn(const Node& spec, const runtime::PID& pid);
     /// The node spec a PID ran, if it came from the topology.
     const Node* spec_of(const runtime::PID& pid) const;
+    /// The fault classes of that spec (looked up once, at the spawn), or nullptr.
+    const FaultClasses* classes_of(const runtime::PID& pid) const;
 
     /// Runtime target resolution, installed by the builder (it knows routers and pools).
     std::function<std::optional<runtime::PID>(std::string_view)> resolve;
@@ -96,6 +183,8 @@ public:
     std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
     /// Admin-path messages a router did not understand, by router node path.
     std::map<std::string, std::uint64_t> admin_ignored;
+    /// Messages shared across the runs of a campaign; null when the run has none.
+    MessageCache* cache = nullptr;
     /// Told of every random crash (Verb::Crash, with the victim) and spawn failure
     /// (Verb::FailSpawns, no pid) that a draw fires, so the runner can record it.
     std::function<void(Verb verb, const Node& spec, const runtime::PID* pid)> on_fault_drawn;
@@ -113,7 +202,11 @@ private:
     std::map<std::string, NodeStats> stats_;
     std::map<std::string, ClientRecord> clients_;
     std::map<std::string, FaultClasses, std::less<>> classes_; // by node path
-    std::map<std::uint64_t, const Node*> spec_by_pid_;
+    struct Spawned {
+        const Node* spec = nullptr;
+        const FaultClasses* classes = nullptr;
+    };
+    std::map<std::uint64_t, Spawned> spec_by_pid_;
     std::set<std::uint64_t> crash_armed_;
 };
 

@@ -78,11 +78,14 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
                                              settings.semantics.value_or(scenario.run.semantics))}),
       step_clock_(world_, node_),
       harness_(node_, scenario),
-      static_targets_(scenario),
       workload_prng_(world_.stream("workload")),
       kill_prng_(world_.stream("faults.kill")),
       admin_prng_(world_.stream("faults.admin")) {
     harness_.resolve = [this](std::string_view target) { return resolve_target(harness_, target); };
+    if (settings.cache != nullptr) {
+        RS_ASSERT(&settings.cache->scenario() == &scenario);
+        harness_.cache = settings.cache;
+    }
     if (settings.trace_out != nullptr) {
         jsonl_ = std::make_unique<sim::JsonlSink>(*settings.trace_out);
         world_.trace().add_sink(*jsonl_);
@@ -108,6 +111,18 @@ RunState::~RunState() {
     if (jsonl_) {
         world_.trace().remove_sink(*jsonl_);
     }
+}
+
+bool RunState::counts_taken(const Scenario& scenario) {
+    if (!scenario.expect.processed.empty()) {
+        return true;
+    }
+    for (const Action& action : scenario.timeline) {
+        if (action.check.has_value() && !action.check->processed.empty()) {
+            return true;
+        }
+    }
+    return false;
 }
 
 sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSettings& settings) {

@@ -44,6 +44,9 @@ struct RunSettings {
     /// Count the (route state, event) pairs and pending windows the run reaches
     /// (RunResult::coverage).
     bool coverage = false;
+    /// Messages shared by the runs of a campaign (harness.hpp); must have been made for the
+    /// same scenario. Null: every run builds its own. Results are the same either way.
+    MessageCache* cache = nullptr;
 };
 
 /// A random fault that fired, written so that a timeline action can pin it: `verb` at `at`,
@@ -136,6 +139,12 @@ struct RunResult {
     /// True when every expectation and required invariant held and no limit was hit.
     bool passed() const;
 };
+
+/// Every pending and restart window RunResult::coverage can name ("window:<name>" keys), in
+/// a fixed order, so a report can also say which were never reached.
+std::vector<std::string> coverage_windows();
+/// The route states of "<state> x <event>" coverage keys, in a fixed order (running first).
+std::vector<std::string> coverage_states();
 
 /// Runs a scenario. Never throws for a validated scenario.
 RunResult run_scenario(const Scenario& scenario, const RunSettings& settings = {});

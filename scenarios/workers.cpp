@@ -25,7 +25,10 @@ runtime::MessagePriority runtime_priority(Priority priority) {
 } // namespace
 
 Worker::Worker(Harness& harness, const Node& spec)
-    : harness_(harness), spec_(spec), terminate_delay_(harness.draw_terminate_delay(spec)) {
+    : harness_(harness),
+      spec_(spec),
+      classes_(harness.classes(spec)),
+      terminate_delay_(harness.draw_terminate_delay(spec)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
 }
 
@@ -38,7 +41,6 @@ runtime::Status Worker::init(const runtime::Args&) {
     stats_ = &stats; // std::map nodes are stable: no lookup per message
     stats.inits++;
     harness_.note_spawn(spec_, self());
-    identity_ = spec_.name.empty() ? Json(runtime::to_string(self())) : Json(spec_.name);
     const InitFailure& failure = spec_.behaviour.init;
     if (failure.fail || stats.inits <= failure.fail_first) {
         return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
@@ -53,6 +55,13 @@ runtime::Status Worker::init(const runtime::Args&) {
     return runtime::ok();
 }
 
+const Json& Worker::identity() {
+    if (identity_.is_null()) {
+        identity_ = spec_.name.empty() ? Json(runtime::to_string(self())) : Json(spec_.name);
+    }
+    return identity_;
+}
+
 bool Worker::take(const runtime::Message& message) {
     taken_++;
     stats_->processed++;
@@ -65,7 +74,7 @@ bool Worker::take(const runtime::Message& message) {
             return false;
         }
     }
-    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, self())) {
+    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, classes_, self())) {
         return false;
     }
     const sim::Duration cost = knobs.cost.value_or(harness_.default_cost());
@@ -92,13 +101,25 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
     switch (spec_.behaviour.type) {
     case BehaviourType::Echo:
         if (spec_.behaviour.reply) {
+            MessageCache* cache = harness_.cache;
+            const MessageCache::ReceiptBy by{spec_.name, self()};
+            if (cache != nullptr) {
+                if (const runtime::Message* cached = cache->find_receipt(message, by)) {
+                    (void)process().send(from, *cached); // the same value, shared
+                    break;
+                }
+            }
             // Built member by member: nlohmann's initializer lists copy every value twice.
             Json receipt = Json::object();
             receipt["type"] = "Receipt";
             const auto* json = message.get<JsonMessage>();
             receipt["of"] = json != nullptr ? json->json() : message_json(message);
             receipt["by"] = identity();
-            (void)process().send(from, json_message(std::move(receipt)));
+            runtime::Message made = json_message(std::move(receipt));
+            if (cache != nullptr) {
+                cache->store_receipt(message, by, made);
+            }
+            (void)process().send(from, std::move(made));
         }
         break;
     case BehaviourType::Sink:
@@ -165,44 +186,58 @@ runtime::Factory worker_factory(Harness& harness, const Node& spec) {
 
 // -- clients ------------------------------------------------------------------------------
 
-Json call_order(const std::string& to, Json request, sim::Duration timeout, Priority priority) {
-    return Json{{"type", std::string(call_order_type)},
-                {"to", to},
-                {"request", std::move(request)},
-                {"timeout_ns", timeout.count_ns()},
-                {"priority", std::string(spelling(priority))}};
+/// A typed control message (no JSON to build and parse back per call).
+struct Client::CallOrder {
+    static constexpr std::string_view type_name = call_order_type;
+    std::string to;
+    runtime::Message request;
+    sim::Duration timeout;
+    Priority priority = Priority::Normal;
+};
+
+runtime::Message call_order(const std::string& to, runtime::Message request, sim::Duration timeout,
+                            Priority priority) {
+    RS_ASSERT(request.get<JsonMessage>() != nullptr);
+    return runtime::Message(Client::CallOrder{to, std::move(request), timeout, priority});
 }
 
-runtime::Status Client::handle_message(const runtime::PID& from, const runtime::Message& message) {
-    const auto* json = message.get<JsonMessage>();
-    if (json != nullptr && json->message_type() == call_order_type &&
-        from == process().node().core_pid()) {
-        return start_call(json->json());
-    }
+ClientRecord& Client::record() {
     if (record_ == nullptr) {
         record_ = &harness_.client(name_); // std::map nodes are stable
     }
-    record_->received++;
-    record_->types[std::string(message.type_name())]++;
+    return *record_;
+}
+
+runtime::Status Client::handle_message(const runtime::PID& from, const runtime::Message& message) {
+    const auto* order = message.get<CallOrder>();
+    if (order != nullptr && from == process().node().core_pid()) {
+        return start_call(*order);
+    }
+    ClientRecord& record = this->record();
+    record.received++;
+    const std::string_view type = message.type_name();
+    if (last_type_count_ == nullptr || type != last_type_) {
+        last_type_.assign(type);
+        last_type_count_ = &record.types[last_type_]; // std::map values are stable
+    }
+    ++*last_type_count_;
     return runtime::ok();
 }
 
-runtime::Status Client::start_call(const Json& order) {
-    ClientRecord& record = harness_.client(name_);
-    const std::string to = order.at("to").get<std::string>();
-    const auto target = harness_.resolve(to);
+runtime::Status Client::start_call(const CallOrder& order) {
+    ClientRecord& record = this->record();
+    const auto target = harness_.resolve(order.to);
     if (!target.has_value()) {
         record.errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
         return runtime::ok();
     }
     runtime::CallOptions options;
-    options.timeout = sim::Duration::nanoseconds(order.at("timeout_ns").get<std::int64_t>());
-    options.priority = runtime_priority(
-        parse_spelling<Priority>(order.at("priority").get<std::string>()).value_or(Priority::Normal));
+    options.timeout = order.timeout;
+    options.priority = runtime_priority(order.priority);
     Harness& harness = harness_;
     const std::string name = name_;
     const runtime::SendResult sent = process().call(
-        *target, json_message(order.at("request")), options,
+        *target, order.request, options,
         [&harness, name](runtime::CallResult result) {
             ClientRecord& rec = harness.client(name);
             if (result) {

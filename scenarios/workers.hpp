@@ -32,15 +32,16 @@ public:
 private:
     /// Counts the message, applies crash and cost knobs; false means "panic now".
     bool take(const runtime::Message& message);
-    /// What "by" says: the node's name, else the printed PID (made once, at init).
-    const Json& identity() const { return identity_; }
+    /// What "by" says: the node's name, else the printed PID (made once, on first use).
+    const Json& identity();
     std::string key_of(const runtime::Message& message) const;
 
     Harness& harness_;
     const Node& spec_;
+    const FaultClasses& classes_; // this node's fault classes (std::map nodes are stable)
     std::uint64_t taken_ = 0;
     std::map<std::string, std::uint64_t> counts_; // keyed_state; lost on restart
-    Json identity_;
+    Json identity_; // null until identity() makes it
     NodeStats* stats_ = nullptr; // this node's stats in the harness, set at init
     sim::Duration terminate_delay_;
 };
@@ -58,18 +59,27 @@ public:
     runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
     std::string_view behavior_name() const override { return "client"; }
 
+    /// The payload of call_order.
+    struct CallOrder;
+
 private:
-    runtime::Status start_call(const Json& order);
+    runtime::Status start_call(const CallOrder& order);
+    ClientRecord& record();
 
     Harness& harness_;
     std::string name_;
     ClientRecord* record_ = nullptr;
+    /// The counter of the last message type received (a client mostly gets one type).
+    std::string last_type_;
+    std::uint64_t* last_type_count_ = nullptr;
 };
 
 /// A factory for the client `name`.
 runtime::Factory client_factory(Harness& harness, const std::string& name);
 
-/// The control message the driver sends a client to make it call (Urgent queue).
-Json call_order(const std::string& to, Json request, sim::Duration timeout, Priority priority);
+/// The control message the driver sends a client to make it call (Urgent queue): a typed
+/// payload named "routesim.client.call" in traces. `request` is a JSON message.
+runtime::Message call_order(const std::string& to, runtime::Message request, sim::Duration timeout,
+                            Priority priority);
 
 } // namespace routesim::scenarios

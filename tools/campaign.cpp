@@ -132,6 +132,9 @@ void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& optio
                                   : options.runs;
     std::uint64_t position = 0;
     std::uint64_t failures = 0;
+    // Workload messages and receipts shared by this slice's runs (the same values a run would
+    // build; see scenarios::MessageCache).
+    scenarios::MessageCache cache(scenario);
     for (std::uint64_t index = options.shard_index; index < end;
          index += options.shard_count, position++) {
         if (position % slice.count != slice.index) {
@@ -141,8 +144,9 @@ void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& optio
             break;
         }
         const std::uint64_t seed = run_seed(options.seed, index);
-        const RunResult result =
-            scenarios::run_scenario(scenario, fuzz_settings(seed, options.scheduler, options.semantics));
+        scenarios::RunSettings settings = fuzz_settings(seed, options.scheduler, options.semantics);
+        settings.cache = &cache;
+        const RunResult result = scenarios::run_scenario(scenario, settings);
         sink.on_run(result);
         if (run_failed(result)) {
             sink.on_failure(record_failure(index, seed, result));

@@ -5,8 +5,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -144,23 +146,7 @@ bool report_failure(const Input& input, const CampaignOptions& options, const Fa
 }
 
 void print_coverage(const std::map<std::string, CoverageCount>& coverage) {
-    std::size_t pairs = 0;
-    std::size_t windows = 0;
-    for (const auto& [key, count] : coverage) {
-        (key.starts_with("window:") ? windows : pairs)++;
-    }
-    std::cout << "coverage: " << pairs << " (route state, event) pairs, " << windows
-              << " windows (runs reached, events)\n";
-    for (const auto& [key, count] : coverage) {
-        if (key.starts_with("window:")) {
-            std::cout << "  " << key << ": " << count.runs << " runs, " << count.events << "\n";
-        }
-    }
-    for (const auto& [key, count] : coverage) {
-        if (!key.starts_with("window:")) {
-            std::cout << "  " << key << ": " << count.runs << " runs, " << count.events << "\n";
-        }
-    }
+    std::cout << coverage_text(coverage);
 }
 
 std::string results_name(const std::string& scenario, const CampaignOptions& options) {
@@ -206,6 +192,81 @@ int merge_command(const FuzzArgs& args) {
 
 } // namespace
 
+std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) {
+    constexpr std::string_view window_prefix = "window:";
+    constexpr std::string_view pair_separator = " x ";
+    std::ostringstream out;
+    auto row = [&out](std::string_view indent, std::string_view name, const CoverageCount& count) {
+        out << indent << name;
+        for (std::size_t pad = name.size(); pad < 40; pad++) {
+            out << ' ';
+        }
+        out << ' ' << std::setw(9) << count.runs << (count.runs == 1 ? " run " : " runs") << ' '
+            << std::setw(10) << count.events << (count.events == 1 ? " time" : " times") << "\n";
+    };
+    // Windows in their fixed order, then the ones never reached.
+    const std::vector<std::string> windows = scenarios::coverage_windows();
+    std::vector<std::string> missed;
+    std::size_t windows_reached = 0;
+    std::size_t pairs_reached = 0;
+    for (const auto& [key, count] : coverage) {
+        (key.starts_with(window_prefix) ? windows_reached : pairs_reached)++;
+    }
+    out << "coverage: " << windows_reached << " of " << windows.size()
+        << " pending/restart windows and " << pairs_reached
+        << " (route state, event) pairs reached (runs that reached each, times in all)\n";
+    out << "  windows:\n";
+    for (const std::string& window : windows) {
+        auto found = coverage.find(std::string(window_prefix) + window);
+        if (found == coverage.end()) {
+            missed.push_back(window);
+        } else {
+            row("    ", window, found->second);
+        }
+    }
+    for (const auto& [key, count] : coverage) {
+        // A window this build does not know (a merged results file from another version).
+        const std::string_view name = std::string_view(key).substr(window_prefix.size());
+        if (key.starts_with(window_prefix) &&
+            std::find(windows.begin(), windows.end(), name) == windows.end()) {
+            row("    ", name, count);
+        }
+    }
+    if (!missed.empty()) {
+        out << "    not reached:";
+        for (std::size_t i = 0; i < missed.size(); i++) {
+            out << (i == 0 ? " " : ", ") << missed[i];
+        }
+        out << "\n";
+    }
+    // Pairs grouped by route state, states in their fixed order (unknown ones last, sorted).
+    std::vector<std::string> states = scenarios::coverage_states();
+    for (const auto& [key, count] : coverage) {
+        const std::size_t at = key.find(pair_separator);
+        if (!key.starts_with(window_prefix) && at != std::string::npos &&
+            std::find(states.begin(), states.end(), key.substr(0, at)) == states.end()) {
+            states.push_back(key.substr(0, at));
+        }
+    }
+    out << "  (route state, event) pairs:\n";
+    if (pairs_reached == 0) {
+        out << "    none reached\n";
+    }
+    for (const std::string& state : states) {
+        const std::string prefix = state + std::string(pair_separator);
+        bool header = false;
+        for (auto it = coverage.lower_bound(prefix); it != coverage.end() && it->first.starts_with(prefix);
+             ++it) {
+            if (!header) {
+                out << "    " << state << ":\n";
+                header = true;
+            }
+            row("      ", std::string_view(it->first).substr(prefix.size()), it->second);
+        }
+    }
+    return out.str();
+}
+
 int fuzz_command(const FuzzArgs& args) {
     if (!args.merge.empty()) {
         return merge_command(args);
@@ -236,14 +297,21 @@ int fuzz_command(const FuzzArgs& args) {
         }
     }
     const std::filesystem::path out(args.out);
+    const detail::Stopwatch shrink_clock; // wall clock for the report only
+    std::size_t shrunk = 0;
     for (std::size_t i = 0; i < order.size(); i++) {
         const auto& [first, count] = distinct[order[i]];
         if (i < args.shrink_max) {
             (void)report_failure(*input, *options, *first, count, out);
+            shrunk++;
         } else {
             std::cout << "failure: " << order[i].describe() << " (" << count << " runs; first: run "
                       << first->index << ", seed " << first->seed << "; not shrunk)\n";
         }
+    }
+    if (shrunk > 0) {
+        std::cout << "shrinking: " << shrunk << " failure" << (shrunk == 1 ? "" : "s") << " in "
+                  << shrink_clock.seconds() << " s\n";
     }
     print_coverage(result.coverage);
     const std::filesystem::path results = out / results_name(input->scenario.name, *options);

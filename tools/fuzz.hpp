@@ -115,6 +115,11 @@ struct CampaignResult {
 /// Runs a campaign in this process (jobs == 1) or in `jobs` forked worker processes.
 CampaignResult run_campaign(const scenarios::Scenario& scenario, const CampaignOptions& options);
 
+/// The coverage report `routesim fuzz` prints: every pending/restart window (reached ones
+/// with their counts, then the ones never reached), then the (route state, event) pairs
+/// grouped by route state. Keys as RunResult::coverage spells them.
+std::string coverage_text(const std::map<std::string, CoverageCount>& coverage);
+
 /// The results document (format "routesim-fuzz-results/1", documented in fuzz.cpp).
 nlohmann::json results_json(const CampaignResult& result, const CampaignOptions& options);
 /// Merges results documents by seed into one results document. Error: a document that is not

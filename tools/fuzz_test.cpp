@@ -3,7 +3,9 @@
 // shrinks deterministically, and splits and merges campaigns by seed.
 // Method: drive the fuzz library (run_campaign, shrink_failure, results/merge) on the race
 // files; replay reproducers through the loader and runner exactly as `routesim run` does.
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -158,6 +160,56 @@ TEST(FuzzCoverage, RacesReachTheirWindows) {
     EXPECT_GT(restart.coverage.count("window:kill_during_supervisor_restart"), 0U);
 }
 
+TEST(FuzzCoverage, ReportListsReachedAndMissedWindowsAndPairsByState) {
+    const std::map<std::string, CoverageCount> coverage = {
+        {"window:call_routed_while_pending_replace", {3, 4}},
+        {"window:eager_restart", {10, 25}},
+        {"pending_replace x call:owned", {3, 4}},
+        {"running x message:owned", {10, 900}},
+        {"absent x admin:add:ok", {1, 1}},
+    };
+    const std::string text = coverage_text(coverage);
+    const std::size_t windows = scenarios::coverage_windows().size();
+    EXPECT_NE(text.find("coverage: 2 of " + std::to_string(windows) +
+                        " pending/restart windows and 3 (route state, event) pairs reached"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("    call_routed_while_pending_replace"), std::string::npos) << text;
+    EXPECT_NE(text.find("3 runs          4 times\n"), std::string::npos) << text;
+    // Windows never reached are named, so a user sees that the race was not exercised.
+    EXPECT_NE(text.find("not reached: message_routed_while_pending_disable"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("pool_forward_to_dead_worker"), std::string::npos) << text;
+    // Pairs under their state, states in the fixed order (running before pending_replace
+    // before absent).
+    const std::size_t running = text.find("    running:\n      message:owned");
+    const std::size_t pending = text.find("    pending_replace:\n      call:owned");
+    const std::size_t absent = text.find("    absent:\n      admin:add:ok");
+    ASSERT_NE(running, std::string::npos) << text;
+    ASSERT_NE(pending, std::string::npos) << text;
+    ASSERT_NE(absent, std::string::npos) << text;
+    EXPECT_LT(running, pending);
+    EXPECT_LT(pending, absent);
+}
+
+TEST(FuzzCoverage, EveryWindowARaceCampaignReachesIsAKnownWindow) {
+    const CampaignResult campaign =
+        run_campaign(load_race("call-during-pending-replace").scenario, bounded(50));
+    const std::vector<std::string> windows = scenarios::coverage_windows();
+    const std::vector<std::string> states = scenarios::coverage_states();
+    for (const auto& [key, count] : campaign.coverage) {
+        EXPECT_GT(count.runs, 0U) << key;
+        EXPECT_GE(count.events, count.runs) << key;
+        if (key.starts_with("window:")) {
+            EXPECT_NE(std::find(windows.begin(), windows.end(), key.substr(7)), windows.end()) << key;
+        } else {
+            const std::size_t at = key.find(" x ");
+            ASSERT_NE(at, std::string::npos) << key;
+            EXPECT_NE(std::find(states.begin(), states.end(), key.substr(0, at)), states.end()) << key;
+        }
+    }
+}
+
 TEST(FuzzSeeds, RunSeedsAreSplitmixOfRootAndIndex) {
     std::uint64_t state = 7;
     EXPECT_EQ(run_seed(7, 0), sim::splitmix64(state));
@@ -279,6 +331,42 @@ TEST(FuzzPins, UnpinnableFailureFallsBackToTheSeed) {
     const scenarios::RunResult replayed = replay(reproducer_text(reproducer.document));
     EXPECT_EQ(replayed.trace_hash, reproducer.result.trace_hash);
     EXPECT_FALSE(replayed.passed());
+}
+
+TEST(FuzzCache, SharedMessagesChangeNothing) {
+    // The campaign's message cache (workload messages and echo receipts shared across runs)
+    // is an optimisation only: every run gives the same trace, decisions, faults, coverage
+    // and verdicts with it as without it.
+    std::vector<std::string> files = {source_dir + "/tools/testdata/fuzz-small.json",
+                                      source_dir + "/scenarios/examples/cqrs.json",
+                                      source_dir + "/scenarios/examples/content-dispatch.json"};
+    for (const std::string& race : race_files) {
+        files.push_back(source_dir + "/scenarios/races/" + race + ".json");
+    }
+    for (const std::string& file : files) {
+        const Loaded loaded = load(file);
+        scenarios::MessageCache cache(loaded.scenario);
+        for (std::uint64_t index = 0; index < 60; index++) {
+            scenarios::RunSettings plain = fuzz_settings(run_seed(7, index), sim::Policy::Random, std::nullopt);
+            scenarios::RunSettings shared = plain;
+            shared.cache = &cache;
+            const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, plain);
+            const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, shared);
+            ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
+            EXPECT_EQ(a.trace_events, b.trace_events);
+            EXPECT_EQ(a.decisions, b.decisions);
+            EXPECT_EQ(a.faults.size(), b.faults.size());
+            EXPECT_EQ(a.coverage, b.coverage);
+            EXPECT_EQ(a.violations.size(), b.violations.size());
+            EXPECT_EQ(a.passed(), b.passed());
+            ASSERT_EQ(a.clients.size(), b.clients.size());
+            for (const auto& [name, record] : a.clients) {
+                EXPECT_EQ(record.received, b.clients.at(name).received) << name;
+                EXPECT_EQ(record.types, b.clients.at(name).types) << name;
+                EXPECT_EQ(record.errors, b.clients.at(name).errors) << name;
+            }
+        }
+    }
 }
 
 TEST(FuzzSettings, PlainRunsDoNotAim) {

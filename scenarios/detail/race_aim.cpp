@@ -30,7 +30,7 @@ void RaceObserver::add_process_candidates(std::vector<Candidate>& out, std::uint
     if (spec == nullptr) {
         return; // clients and the core are never hit
     }
-    const FaultClasses& classes = harness_.classes(*spec);
+    const FaultClasses& classes = *harness_.classes_of(pid_of(pid));
     const Faults& faults = scenario_.faults;
     if (faults.kill.has_value() && classes.matches(faults.kill->targets)) {
         out.push_back(Candidate{Verb::Kill, pid, 0, {}});
@@ -124,9 +124,9 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
                 victim = child.pid;
             }
         }
-        const Node* spec = harness_.spec_of(victim);
-        if (victim.id == 0 || spec == nullptr ||
-            !harness_.classes(*spec).matches(scenario_.faults.kill->targets)) {
+        const FaultClasses* classes = harness_.classes_of(victim);
+        if (victim.id == 0 || classes == nullptr ||
+            !classes->matches(scenario_.faults.kill->targets)) {
             return;
         }
     }

@@ -403,3 +403,19 @@ std::map<std::string, std::uint64_t> RaceObserver::coverage() const {
 }
 
 } // namespace routesim::scenarios::detail
+
+namespace routesim::scenarios {
+
+std::vector<std::string> coverage_windows() {
+    std::vector<std::string> names;
+    for (std::size_t window = 0; window < detail::window_count; window++) {
+        names.emplace_back(detail::window_name(window));
+    }
+    return names;
+}
+
+std::vector<std::string> coverage_states() {
+    return {detail::state_names.begin(), detail::state_names.end()};
+}
+
+} // namespace routesim::scenarios

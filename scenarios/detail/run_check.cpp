@@ -41,7 +41,10 @@ std::optional<runtime::PID> RunState::live(const std::string& target) const {
 }
 
 const Node* RunState::spec_of_target(const std::string& target) const {
-    const auto resolved = static_targets_.resolve(target);
+    if (!static_targets_.has_value()) {
+        static_targets_.emplace(scenario_); // indexed on first use: most runs never need it
+    }
+    const auto resolved = static_targets_->resolve(target);
     return resolved ? resolved.value().node : nullptr;
 }
 
@@ -52,8 +55,7 @@ std::uint64_t RunState::processed(const std::string& target) const {
         if (!pid) {
             return 0;
         }
-        auto taken = tally_.taken.find(pid->id);
-        return taken == tally_.taken.end() ? 0 : taken->second;
+        return tally_.taken(pid->id);
     }
     const Node* spec = spec_of_target(target);
     if (spec == nullptr) {
@@ -65,8 +67,7 @@ std::uint64_t RunState::processed(const std::string& target) const {
         return 0;
     }
     for (const runtime::PID& pid : stats->second.incarnations) {
-        auto taken = tally_.taken.find(pid.id);
-        total += taken == tally_.taken.end() ? 0 : taken->second;
+        total += tally_.taken(pid.id);
     }
     return total;
 }

@@ -197,7 +197,7 @@ void RunState::record_drawn_fault(Verb verb, const Node& spec, const runtime::PI
     if (verb == Verb::Crash) {
         RS_ASSERT(pid != nullptr);
         const auto target = target_of(*pid);
-        fired.target = target.value_or(runtime::to_string(*pid));
+        fired.target = target.has_value() ? *target : runtime::to_string(*pid);
         fired.pinnable = target.has_value();
         if (observer_) {
             observer_->note_fault(Verb::Crash, *pid);
@@ -259,7 +259,7 @@ void RunState::fire_fault(const FaultOrder& order_in) {
         fired.worker_pointer = order.worker != nullptr ? order.worker->pointer : std::string();
     } else {
         const auto target = target_of(order.victim);
-        fired.target = target.value_or(runtime::to_string(order.victim));
+        fired.target = target.has_value() ? *target : runtime::to_string(order.victim);
         fired.pinnable = target.has_value();
     }
     result_.faults.push_back(std::move(fired));
@@ -337,8 +337,8 @@ void RunState::schedule_kill_fault() {
         }
         std::vector<runtime::PID> candidates;
         for (const runtime::PID& pid : node_.processes()) {
-            const Node* spec = harness_.spec_of(pid);
-            if (spec != nullptr && harness_.classes(*spec).matches(scenario_.faults.kill->targets)) {
+            const FaultClasses* classes = harness_.classes_of(pid);
+            if (classes != nullptr && classes->matches(scenario_.faults.kill->targets)) {
                 candidates.push_back(pid);
             }
         }

@@ -15,15 +15,35 @@ namespace trace = runtime::trace;
 
 void Tally::on_event(const sim::TraceEvent& event) {
     if (properties::is_kind(event, trace::take)) {
+        if (!count_taken_) {
+            return;
+        }
         const std::uint64_t type = properties::field_uint(event, trace::type);
         if (type == static_cast<std::uint64_t>(runtime::MailboxType::Regular) ||
             type == static_cast<std::uint64_t>(runtime::MailboxType::Request)) {
-            taken[properties::field_uint(event, trace::pid)]++;
+            const std::uint64_t pid = properties::field_uint(event, trace::pid);
+            if (pid < dense_max) {
+                if (pid >= taken_dense_.size()) {
+                    taken_dense_.resize(pid + 1 + pid / 2, 0);
+                }
+                taken_dense_[pid]++;
+            } else {
+                taken_sparse_[pid]++;
+            }
         }
     } else if (properties::is_kind(event, trace::route_restart)) {
         restarts[{properties::field_uint(event, trace::router),
                   std::string(properties::field_text(event, trace::name))}]++;
     }
+}
+
+std::uint64_t Tally::taken(std::uint64_t pid) const {
+    RS_ASSERT(count_taken_);
+    if (pid < dense_max) {
+        return pid < taken_dense_.size() ? taken_dense_[pid] : 0;
+    }
+    auto found = taken_sparse_.find(pid);
+    return found == taken_sparse_.end() ? 0 : found->second;
 }
 
 RunResult RunState::execute() {
@@ -94,7 +114,19 @@ Json RunState::instantiate(const Json& message, std::uint64_t index) {
     return out;
 }
 
-void RunState::send_from(const std::string& from, const std::string& to, const Json& message,
+runtime::Message RunState::workload_message(std::uint32_t source, std::uint64_t repetition) {
+    const Json& message = scenario_.workload[source].message;
+    if (harness_.cache != nullptr) {
+        const runtime::Message* cached = harness_.cache->workload(
+            source, repetition, [&] { return json_message(instantiate(message, repetition)); });
+        if (cached != nullptr) {
+            return *cached;
+        }
+    }
+    return json_message(instantiate(message, repetition));
+}
+
+void RunState::send_from(const std::string& from, const std::string& to, runtime::Message message,
                          Priority priority) {
     runtime::Process* client = node_.find(runtime::Atom(from));
     RS_ASSERT(client != nullptr);
@@ -105,23 +137,47 @@ void RunState::send_from(const std::string& from, const std::string& to, const J
         return;
     }
     const runtime::SendResult sent =
-        client->send_with_priority(*target, json_message(message), runtime_priority(priority));
+        client->send_with_priority(*target, std::move(message), runtime_priority(priority));
     if (!sent) {
         record.errors[std::string(runtime::ergo_name(sent.error()))]++;
     }
 }
 
-void RunState::call_from(const std::string& from, const std::string& to, const Json& message,
+void RunState::send_workload(std::uint32_t index, runtime::Message message) {
+    // As send_from, without the per-message name lookups.
+    const WorkloadSource& source = scenario_.workload[index];
+    RS_ASSERT(index < source_clients_.size());
+    SourceClient& client = source_clients_[index];
+    if (client.record == nullptr) {
+        client.from = runtime::Atom(source.from);
+        client.record = &harness_.client(source.from); // std::map nodes are stable
+    }
+    runtime::Process* process = node_.find(client.from);
+    RS_ASSERT(process != nullptr);
+    const auto target = harness_.resolve(source.to);
+    if (!target.has_value()) {
+        client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
+        return;
+    }
+    const runtime::SendResult sent =
+        process->send_with_priority(*target, std::move(message), runtime_priority(source.priority));
+    if (!sent) {
+        client.record->errors[std::string(runtime::ergo_name(sent.error()))]++;
+    }
+}
+
+void RunState::call_from(const std::string& from, const std::string& to, runtime::Message message,
                          Priority priority, sim::Duration timeout) {
     // The client makes the call itself, from its own step (a caller blocks, so its calls are
     // made one after another), ordered by an urgent control message.
-    const runtime::SendResult sent = node_.send(
-        runtime::Atom(from), json_message(call_order(to, message, timeout, priority)),
-        runtime::MessagePriority::Max);
+    const runtime::SendResult sent =
+        node_.send(runtime::Atom(from), call_order(to, std::move(message), timeout, priority),
+                   runtime::MessagePriority::Max);
     RS_ASSERT(sent.has_value());
 }
 
 void RunState::schedule_workload() {
+    source_clients_.resize(scenario_.workload.size());
     for (std::uint32_t index = 0; index < scenario_.workload.size(); index++) {
         const WorkloadSource& source = scenario_.workload[index];
         if (source.count > 0) {
@@ -136,11 +192,11 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
     // Fires repetition `repetition` of source `index`, then chains the next one, so a source
     // of a million messages holds one timer at a time.
     const WorkloadSource& source = scenario_.workload[index];
-    const Json message = instantiate(source.message, repetition);
+    runtime::Message message = workload_message(index, repetition);
     if (source.is_call) {
-        call_from(source.from, source.to, message, source.priority, source.timeout);
+        call_from(source.from, source.to, std::move(message), source.priority, source.timeout);
     } else {
-        send_from(source.from, source.to, message, source.priority);
+        send_workload(index, std::move(message));
     }
     if (repetition + 1 < source.count) {
         // Two words of capture fit std::function's inline buffer (no allocation per message):
@@ -232,10 +288,11 @@ void RunState::perform(std::uint32_t index) {
         harness_.stats_by_path(action.node).fail_next += action.count;
         break;
     case Verb::Send:
-        send_from(action.from, action.to, action.message, action.priority);
+        send_from(action.from, action.to, json_message(action.message), action.priority);
         break;
     case Verb::Call:
-        call_from(action.from, action.to, action.message, action.priority, action.timeout);
+        call_from(action.from, action.to, json_message(action.message), action.priority,
+                  action.timeout);
         break;
     case Verb::Check:
         if (action.check.has_value()) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "properties/monitor.hpp"
 #include "properties/runtime_monitors.hpp"
@@ -66,11 +67,22 @@ private:
 /// messages handed to behaviours per process.
 class Tally final : public sim::TraceSink {
 public:
+    /// `count_taken`: count the items each process takes (only `processed` expectations read
+    /// them, and `take` is the most frequent event).
+    explicit Tally(bool count_taken) : count_taken_(count_taken) {}
     void on_event(const sim::TraceEvent& event) override;
+    /// Regular and Request items taken by pid id (0 when not counted).
+    std::uint64_t taken(std::uint64_t pid) const;
     /// route_restart events by (router pid id, route name).
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
-    /// Regular and Request items taken, by pid id.
-    std::map<std::uint64_t, std::uint64_t> taken;
+
+private:
+    bool count_taken_;
+    /// By pid id: ids come from a node counter, so a dense vector (ids past `dense_max` go to
+    /// the map).
+    static constexpr std::uint64_t dense_max = std::uint64_t{1} << 20;
+    std::vector<std::uint64_t> taken_dense_;
+    std::map<std::uint64_t, std::uint64_t> taken_sparse_;
 };
 
 /// One run of one scenario.
@@ -86,6 +98,8 @@ public:
 
 private:
     static sim::WorldOptions world_options(const Scenario& scenario, const RunSettings& settings);
+    /// True when some expectation reads `processed` (the Tally counts takes only then).
+    static bool counts_taken(const Scenario& scenario);
     void install_monitors();
     void build();
     void schedule_workload();
@@ -109,9 +123,14 @@ private:
     void report_missed_pin(const Pin& pin);
     bool world_is_quiet() const;
     Json instantiate(const Json& message, std::uint64_t index);
-    void send_from(const std::string& from, const std::string& to, const Json& message,
+    /// Repetition `repetition` of workload source `source` (from the campaign's cache when
+    /// there is one).
+    runtime::Message workload_message(std::uint32_t source, std::uint64_t repetition);
+    void send_from(const std::string& from, const std::string& to, runtime::Message message,
                    Priority priority);
-    void call_from(const std::string& from, const std::string& to, const Json& message,
+    /// send_from for workload source `source` (its client's atom and record looked up once).
+    void send_workload(std::uint32_t source, runtime::Message message);
+    void call_from(const std::string& from, const std::string& to, runtime::Message message,
                    Priority priority, sim::Duration timeout);
     void perform(std::uint32_t index);
     std::string perform_management(std::uint32_t index, const Action& action);
@@ -135,12 +154,12 @@ private:
     runtime::Node node_;
     StepClock step_clock_;
     Harness harness_;
-    TargetResolver static_targets_;
+    mutable std::optional<TargetResolver> static_targets_;
     sim::Prng workload_prng_;
     sim::Prng kill_prng_;
     sim::Prng admin_prng_;
     std::unique_ptr<sim::JsonlSink> jsonl_;
-    Tally tally_;
+    Tally tally_{counts_taken(scenario_)};
     properties::MonitorSet monitors_;
     properties::MessageConservation* conservation_ = nullptr;
     std::unique_ptr<properties::MessageConservation> ledger_only_;
@@ -156,6 +175,12 @@ private:
         std::uint32_t index;
     };
     std::vector<Pin> pins_;
+    /// Per workload source: its client's atom and record, looked up on its first message.
+    struct SourceClient {
+        runtime::Atom from;
+        ClientRecord* record = nullptr;
+    };
+    std::vector<SourceClient> source_clients_;
     std::size_t next_pin_ = 0;
     /// While a fault runs: its index in result_.faults (spawn failures it causes go before it).
     std::optional<std::size_t> firing_fault_;

@@ -1,0 +1,63 @@
+// Fuzz throughput benchmark: campaign runs per second on one core of the small scenario of
+// issue 8 (tools/testdata/fuzz-small.json: a hash router with 4 routes, 100 messages and 4
+// calls, every kind of random fault). Target: at least 5,000 runs per second per core.
+// One run is what `routesim fuzz --jobs 1` does per seed: run_scenario with the fuzz settings
+// (random schedule, aimed faults, coverage, every invariant monitor), sharing the campaign's
+// message cache. `items_per_second` is runs per second.
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
+#include "sim/assert.hpp"
+#include "tools/fuzz.hpp"
+
+namespace routesim::tools {
+namespace {
+
+scenarios::Scenario load_small() {
+    const std::string path = std::string(ROUTESIM_SOURCE_DIR) + "/tools/testdata/fuzz-small.json";
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    auto loaded = scenarios::load_scenario_text(text.str(), path);
+    RS_ASSERT(loaded.has_value());
+    return std::move(loaded).value();
+}
+
+void run_campaign_runs(benchmark::State& state, sim::Policy scheduler, bool shared_cache) {
+    const scenarios::Scenario scenario = load_small();
+    scenarios::MessageCache cache(scenario);
+    std::uint64_t index = 0;
+    std::uint64_t events = 0;
+    for (auto _ : state) {
+        scenarios::RunSettings settings = fuzz_settings(run_seed(1, index++), scheduler, std::nullopt);
+        settings.cache = shared_cache ? &cache : nullptr;
+        const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
+        events += result.trace_events;
+        benchmark::DoNotOptimize(result.trace_hash);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+    state.counters["trace_events_per_run"] = benchmark::Counter(
+        static_cast<double>(events) / static_cast<double>(std::max<std::uint64_t>(1, index)));
+}
+
+void BM_FuzzSmallRandom(benchmark::State& state) {
+    run_campaign_runs(state, sim::Policy::Random, true);
+}
+void BM_FuzzSmallPct(benchmark::State& state) {
+    run_campaign_runs(state, sim::Policy::Pct, true);
+}
+void BM_FuzzSmallRandomNoCache(benchmark::State& state) {
+    run_campaign_runs(state, sim::Policy::Random, false);
+}
+BENCHMARK(BM_FuzzSmallRandom)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FuzzSmallPct)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FuzzSmallRandomNoCache)->Unit(benchmark::kMicrosecond);
+
+} // namespace
+} // namespace routesim::tools
+
+BENCHMARK_MAIN();
