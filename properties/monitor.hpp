@@ -112,9 +112,11 @@ inline std::string_view field_text(const sim::TraceEvent& event, const sim::Trac
     }
     return {};
 }
-/// True when the event has kind `kind` (compares the precomputed hash, then the name).
+/// True when the event has kind `kind` (compares the precomputed hash, then the name unless
+/// both are the same constant).
 inline bool is_kind(const sim::TraceEvent& event, const sim::TraceKey& kind) {
-    return event.kind.hash == kind.hash && event.kind.name == kind.name;
+    return event.kind.hash == kind.hash &&
+           (event.kind.name.data() == kind.name.data() || event.kind.name == kind.name);
 }
 /// A one-line rendering of an event for witnesses: `kind field=value ...`.
 std::string describe_event(const sim::TraceEvent& event);

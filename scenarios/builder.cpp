@@ -2,6 +2,8 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/builder.hpp"
 
+#include <algorithm>
+
 #include "properties/router_monitors.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/supervisor.hpp"
@@ -159,7 +161,7 @@ private:
         }
         auto value = message.find(rule.field);
         if (value != message.end() && !value->is_null()) {
-            const std::string key = value->dump();
+            const std::string key = key_text(*value);
             namespace trace = runtime::trace;
             process().node().world().emit(properties::route_key,
                                           {{trace::router, self().id},
@@ -418,6 +420,34 @@ std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view ta
         rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
     }
     return at;
+}
+
+std::string key_text(const Json& value) {
+    switch (value.type()) {
+    case Json::value_t::number_integer:
+        return std::to_string(value.get<std::int64_t>());
+    case Json::value_t::number_unsigned:
+        return std::to_string(value.get<std::uint64_t>());
+    case Json::value_t::boolean:
+        return value.get<bool>() ? "true" : "false";
+    case Json::value_t::string: {
+        const auto& text = value.get_ref<const std::string&>();
+        const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+            return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+        });
+        if (plain) {
+            std::string quoted;
+            quoted.reserve(text.size() + 2);
+            quoted.push_back('"');
+            quoted += text;
+            quoted.push_back('"');
+            return quoted;
+        }
+        return value.dump();
+    }
+    default:
+        return value.dump();
+    }
 }
 
 } // namespace routesim::scenarios

@@ -45,4 +45,8 @@ std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view ta
 /// The router behaviour behind a PID, or nullptr.
 runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid);
 
+/// The text a hash rule traces for its key: exactly `value.dump()`, without the serializer
+/// for the common keys (integers, booleans, plain ASCII strings).
+std::string key_text(const Json& value);
+
 } // namespace routesim::scenarios
