@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/probe_testing.hpp"
 #include "runtime/testing.hpp"
 
 namespace routesim::runtime {
@@ -18,59 +19,11 @@ using testing::LambdaActor;
 using testing::lambda_factory;
 using testing::Text;
 
-/// A command a probe runs inside its own callback, so the process is Running (§1.2).
-struct Do {
-    static constexpr std::string_view type_name = "Do";
-    std::function<Status(LambdaActor&)> run;
-};
-
-/// One message a probe handled.
-struct Seen {
-    PID from;
-    Message message;
-};
-
-/// What a probe saw: the messages it handled and the reason Terminate got.
-struct ProbeLog {
-    std::vector<Seen> seen;
-    std::optional<Error> reason;
-    bool alive_in_terminate = true;
-
-    template <class T>
-    std::vector<T> all() const {
-        std::vector<T> found;
-        for (const Seen& item : seen) {
-            if (const T* value = item.message.get<T>()) {
-                found.push_back(*value);
-            }
-        }
-        return found;
-    }
-};
-
-/// An actor that runs Do commands and records everything else; `trap` sets trap-exit.
-Factory probe(ProbeLog& log, bool trap = false) {
-    return lambda_factory([&log, trap](LambdaActor& actor) {
-        actor.set_trap_exit(trap);
-        actor.on_message = [&log](LambdaActor& self, const PID& from, const Message& message) {
-            if (const Do* command = message.get<Do>()) {
-                return command->run(self);
-            }
-            log.seen.push_back(Seen{from, message});
-            return ok();
-        };
-        actor.on_terminate = [&log](LambdaActor& self, const Error& reason) {
-            log.reason = reason;
-            log.alive_in_terminate = self.process().node().find(self.self()) != nullptr;
-        };
-    });
-}
-
-/// Runs `command` inside `pid`'s callback and runs the world until idle.
-void run_in(Fixture& f, const PID& pid, std::function<Status(LambdaActor&)> command) {
-    ASSERT_TRUE(f.node.send(pid, Do{std::move(command)}));
-    f.run();
-}
+using testing::probes::Do;
+using testing::probes::probe;
+using testing::probes::ProbeLog;
+using testing::probes::run_in;
+using testing::probes::Seen;
 
 /// Expects a process API call to succeed; the command goes on either way.
 Status must(const SendResult& result) {
