@@ -23,11 +23,19 @@ void Monitor::report(sim::Instant at, std::string explanation, std::vector<Witne
     }
     violations_.push_back(
         Violation{std::string(name()), at, std::move(explanation), std::move(witnesses)});
+    if (recorded_ != nullptr) {
+        ++*recorded_;
+    }
 }
 
 void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     RS_ASSERT(monitor != nullptr);
     RS_ASSERT(find(monitor->name()) == nullptr);
+    RS_ASSERT(monitor->violations().empty() && monitor->recorded_ == nullptr);
+    for (const auto& earlier : monitors_) {
+        monitor->share_state_with(*earlier);
+    }
+    monitor->recorded_ = &recorded_;
     monitors_.push_back(std::move(monitor));
 }
 
@@ -35,19 +43,13 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     for (const auto& monitor : monitors_) {
         monitor->on_event(event);
     }
-    if (world_ == nullptr) {
-        return;
+    if (world_ == nullptr || recorded_ == stopped_) {
+        return; // the common path: nothing new was recorded
     }
-    std::size_t reported = 0;
-    for (const auto& monitor : monitors_) {
-        reported += monitor->violations().size();
-    }
-    if (reported > reported_) {
-        reported_ = reported;
-        const Violation* first = first_violation();
-        RS_ASSERT(first != nullptr);
-        world_->request_stop(first->invariant + " violated");
-    }
+    stopped_ = recorded_;
+    const Violation* first = first_violation();
+    RS_ASSERT(first != nullptr);
+    world_->request_stop(first->invariant + " violated");
 }
 
 void MonitorSet::finish(sim::Instant end, bool idle) {

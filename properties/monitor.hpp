@@ -46,6 +46,10 @@ public:
         (void)end;
         (void)idle;
     }
+    /// Called by MonitorSet::add, before any event, once for each monitor added before this
+    /// one: monitors that derive the same state from the trace may share it instead of each
+    /// rebuilding it (the three route-table monitors share one RouteTracker).
+    virtual void share_state_with(Monitor& earlier) { (void)earlier; }
     const std::vector<Violation>& violations() const { return violations_; }
     bool holds() const { return violations_.empty(); }
 
@@ -54,14 +58,20 @@ protected:
     void report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses);
 
 private:
+    friend class MonitorSet;
     static constexpr std::size_t violations_max = 16;
     std::vector<Violation> violations_;
+    std::size_t* recorded_ = nullptr; // the owning set's count of recorded violations
 };
 
 /// Fans events out to a set of monitors. Optionally asks the World to stop at the first
 /// violation (the fuzzer does; a replay that wants the whole trace does not).
 class MonitorSet final : public sim::TraceSink {
 public:
+    MonitorSet() = default;
+    MonitorSet(const MonitorSet&) = delete; // monitors point at recorded_
+    MonitorSet& operator=(const MonitorSet&) = delete;
+    /// Adds a monitor (before the first event) and lets it share state with the earlier ones.
     void add(std::unique_ptr<Monitor> monitor);
     /// Stops `world` as soon as some monitor reports a violation.
     void stop_on_violation(sim::World& world) { world_ = &world; }
@@ -76,7 +86,8 @@ public:
 private:
     std::vector<std::unique_ptr<Monitor>> monitors_;
     sim::World* world_ = nullptr;
-    std::size_t reported_ = 0;
+    std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
+    std::size_t stopped_ = 0;  // recorded_ when the World was last asked to stop
 };
 
 // -- reading events ---------------------------------------------------------------------

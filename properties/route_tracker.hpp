@@ -68,6 +68,8 @@ public:
     /// rejects (its table is no longer known).
     bool lost(std::uint64_t router) const;
 
+    /// Enables more checks (before the first event).
+    void add_checks(RouteChecks checks) { checks_ |= checks; }
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
 

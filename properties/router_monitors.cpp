@@ -31,21 +31,35 @@ bool is_router_spawn(const sim::TraceEvent& event) {
 // -- the route-table monitors -------------------------------------------------------------
 
 RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks)
-    : tracker_(std::make_unique<RouteTracker>(semantics, checks)) {
+    : semantics_(semantics), checks_(checks),
+      tracker_(std::make_shared<RouteTracker>(semantics, checks)) {
 }
 
 RouteTableMonitor::~RouteTableMonitor() = default;
 
-void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
-    tracker_->on_event(event);
-    std::vector<RouteTracker::Finding>& findings = tracker_->findings();
-    if (findings.empty()) {
+void RouteTableMonitor::share_state_with(Monitor& earlier) {
+    auto* lead = dynamic_cast<RouteTableMonitor*>(&earlier);
+    if (lead == nullptr || !lead->feeds_ || !feeds_ || lead->semantics_ != semantics_) {
         return;
     }
-    for (RouteTracker::Finding& finding : findings) {
-        report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
+    lead->tracker_->add_checks(checks_);
+    tracker_ = lead->tracker_;
+    feeds_ = false;
+}
+
+void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
+    std::vector<RouteTracker::Finding>& findings = tracker_->findings();
+    if (feeds_) {
+        // The monitors sharing the tracker come later in the set and read this event's
+        // findings before the next event clears them.
+        findings.clear();
+        tracker_->on_event(event);
     }
-    findings.clear();
+    for (RouteTracker::Finding& finding : findings) {
+        if ((checks_ & check_bit(finding.check)) != 0) { // each check has one owner: move
+            report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
+        }
+    }
 }
 
 RouteStability::RouteStability(runtime::Semantics semantics)

@@ -31,10 +31,14 @@ inline constexpr sim::TraceKey route_key_field{"key"};
 
 /// Base of the monitors that follow route tables: feeds a RouteTracker and reports the
 /// findings of the checks the subclass owns.
+/// In a MonitorSet the route-table monitors of one profile share a single tracker: the first
+/// feeds it every event with the union of their checks, and each reports the findings of
+/// its own checks (one table rebuild per event instead of three).
 class RouteTableMonitor : public Monitor {
 public:
     ~RouteTableMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
+    void share_state_with(Monitor& earlier) final;
     /// The reconstructed tables (for tests and reports).
     const RouteTracker& tracker() const { return *tracker_; }
 
@@ -43,7 +47,10 @@ protected:
     RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks);
 
 private:
-    std::unique_ptr<RouteTracker> tracker_;
+    runtime::Semantics semantics_;
+    std::uint32_t checks_;                  // the checks this monitor reports
+    std::shared_ptr<RouteTracker> tracker_; // possibly shared with earlier route-table monitors
+    bool feeds_ = true;                     // this monitor applies events to tracker_
 };
 
 /// route_stability: a message routed to route N reaches the current incarnation of N's worker

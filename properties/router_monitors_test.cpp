@@ -165,6 +165,60 @@ TEST(RouteStabilityMonitor, CatchesARestartThatMovesTheRouteOrSharesAWorker) {
               "route \"a\" (a restart must stay under its own name)");
 }
 
+// The three route-table monitors of one profile in a set share a single tracker (one table
+// rebuild per event) and each reports exactly its own checks' findings.
+TEST(RouteTableMonitors, ShareOneTrackerInASetAndEachReportsOnlyItsOwnChecks) {
+    HandTrace trace;
+    MonitorSet set;
+    auto stability = std::make_unique<RouteStability>();
+    auto pending = std::make_unique<PendingExclusivity>();
+    auto disabled = std::make_unique<NoForwardToDisabled>();
+    auto other_profile = std::make_unique<NoForwardToDisabled>(Semantics::Upstream);
+    RouteStability& s = *stability;
+    PendingExclusivity& p = *pending;
+    NoForwardToDisabled& d = *disabled;
+    set.add(std::move(stability));
+    set.add(std::move(pending));
+    set.add(std::move(disabled));
+    EXPECT_EQ(&s.tracker(), &p.tracker());
+    EXPECT_EQ(&s.tracker(), &d.tracker());
+    // A monitor of another profile keeps its own tracker (results are checked per profile).
+    MonitorSet upstream_set;
+    upstream_set.add(std::make_unique<RouteStability>());
+    NoForwardToDisabled& u = *other_profile;
+    upstream_set.add(std::move(other_profile));
+    EXPECT_NE(&u.tracker(), &dynamic_cast<RouteStability&>(*upstream_set.monitors()[0]).tracker());
+
+    trace.bus.add_sink(set);
+    trace.spawn(1, 0, "Router");
+    trace.spawn(2, 1);
+    trace.route_init(1, "a", 2);
+    trace.spawn(3, 1);
+    trace.route_init(1, "b", 3);
+    trace.take(1, 10, main_queue, regular, 5);
+    trace.forward(10, 1, 3, 5);
+    trace.route(1, 10, "a", "owned", 2); // forward mismatch: route_stability's
+    trace.route_pending(1, "b", "running", "pending_disable", 3);
+    trace.route_admin(1, "disable", "b", "ok");
+    trace.take(1, 11, main_queue, regular, 5);
+    trace.forward(11, 1, 3, 5); // to a route pending disable: no_forward_to_disabled's
+    trace.route_pending(1, "a", "running", "pending_disable", 2);
+    trace.route_admin(1, "disable", "a", "ok");
+    trace.route_pending(1, "a", "running", "pending_remove", 2); // pending_exclusivity's
+    trace.route_admin(1, "remove", "a", "ok");
+    trace.bus.remove_sink(set);
+
+    ASSERT_EQ(s.violations().size(), 1U);
+    EXPECT_EQ(s.violations()[0].explanation,
+              "router <1> routed message 10 to route \"a\" (worker <2>) but forwarded it to <3>");
+    ASSERT_EQ(p.violations().size(), 1U);
+    EXPECT_NE(p.violations()[0].explanation.find("second pending operation (pending_remove)"),
+              std::string::npos);
+    ASSERT_EQ(d.violations().size(), 1U);
+    EXPECT_NE(d.violations()[0].explanation.find("forwarded message 11 to <3>"), std::string::npos)
+        << d.violations()[0].explanation;
+}
+
 TEST(RouteStabilityMonitor, HoldsAcrossEagerAndLazyRestarts) {
     Rig rig(Semantics::Documented, {"a", "b"});
     RouteStability monitor;
