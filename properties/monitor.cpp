@@ -37,10 +37,57 @@ void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     }
     monitor->recorded_ = &recorded_;
     monitors_.push_back(std::move(monitor));
+    kinds_.clear(); // watchers are recomputed per kind
+    kinds_used_ = 0;
+}
+
+void MonitorSet::index_kinds(std::size_t slots) {
+    std::vector<KindSlot> old = std::move(kinds_);
+    kinds_.assign(slots, KindSlot{});
+    kinds_used_ = 0;
+    for (KindSlot& slot : old) {
+        if (!slot.used) {
+            continue;
+        }
+        std::size_t at = slot.hash & (slots - 1);
+        while (kinds_[at].used) {
+            at = (at + 1) & (slots - 1);
+        }
+        kinds_[at] = std::move(slot);
+        kinds_used_++;
+    }
+}
+
+const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
+    if (kinds_.empty() || 2 * (kinds_used_ + 1) > kinds_.size()) {
+        index_kinds(kinds_.empty() ? 64 : 2 * kinds_.size());
+    }
+    const std::size_t mask = kinds_.size() - 1;
+    for (std::size_t at = kind.hash & mask;; at = (at + 1) & mask) {
+        KindSlot& slot = kinds_[at];
+        if (!slot.used) {
+            slot.used = true;
+            slot.hash = kind.hash;
+            slot.name = std::string(kind.name);
+            slot.name_data = kind.name.data();
+            for (const auto& monitor : monitors_) {
+                if (monitor->watches(kind)) {
+                    slot.watchers.push_back(monitor.get());
+                }
+            }
+            kinds_used_++;
+            return slot.watchers;
+        }
+        if (slot.hash == kind.hash &&
+            (slot.name_data == kind.name.data() ? slot.name.size() == kind.name.size()
+                                                : slot.name == kind.name)) {
+            return slot.watchers;
+        }
+    }
 }
 
 void MonitorSet::on_event(const sim::TraceEvent& event) {
-    for (const auto& monitor : monitors_) {
+    for (Monitor* monitor : watchers(event.kind)) {
         monitor->on_event(event);
     }
     if (world_ == nullptr || recorded_ == stopped_) {

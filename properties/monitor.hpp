@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -50,6 +51,12 @@ public:
     /// one: monitors that derive the same state from the trace may share it instead of each
     /// rebuilding it (the three route-table monitors share one RouteTracker).
     virtual void share_state_with(Monitor& earlier) { (void)earlier; }
+    /// True when on_event reads events of `kind`. A MonitorSet passes a monitor only the
+    /// events of the kinds it watches (asked once per kind); the default is every kind.
+    virtual bool watches(const sim::TraceKey& kind) const {
+        (void)kind;
+        return true;
+    }
     const std::vector<Violation>& violations() const { return violations_; }
     bool holds() const { return violations_.empty(); }
 
@@ -78,13 +85,26 @@ public:
     void on_event(const sim::TraceEvent& event) override;
     void finish(sim::Instant end, bool idle);
     const std::vector<std::unique_ptr<Monitor>>& monitors() const { return monitors_; }
+    /// The monitors that watch events of `kind`, in set order.
+    const std::vector<Monitor*>& watchers(const sim::TraceKey& kind);
     /// The first violation of any monitor, in monitor order, or nullptr.
     const Violation* first_violation() const;
     /// The monitor with this name, or nullptr.
     Monitor* find(std::string_view name) const;
 
 private:
+    struct KindSlot { // one event kind seen so far and the monitors that watch it
+        std::uint64_t hash = 0;
+        std::string name;
+        const char* name_data = nullptr; // the first key's text: constants compare by address
+        std::vector<Monitor*> watchers;
+        bool used = false;
+    };
+    void index_kinds(std::size_t slots);
+
     std::vector<std::unique_ptr<Monitor>> monitors_;
+    std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
+    std::size_t kinds_used_ = 0;
     sim::World* world_ = nullptr;
     std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
     std::size_t stopped_ = 0;  // recorded_ when the World was last asked to stop
@@ -97,6 +117,16 @@ private:
 inline bool has_key(const sim::TraceField& field, const sim::TraceKey& key) {
     return field.key.hash == key.hash &&
            (field.key.name.data() == key.name.data() || field.key.name == key.name);
+}
+
+/// The field with key `key`, or nullptr when absent.
+inline const sim::TraceField* find_field(const sim::TraceEvent& event, const sim::TraceKey& key) {
+    for (std::size_t i = 0; i < event.field_count; i++) {
+        if (has_key(event.fields[i], key)) {
+            return &event.fields[i];
+        }
+    }
+    return nullptr;
 }
 
 /// The unsigned value of field `key` (int or uint), or `fallback` when absent. Inline: every
@@ -128,6 +158,15 @@ inline std::string_view field_text(const sim::TraceEvent& event, const sim::Trac
 inline bool is_kind(const sim::TraceEvent& event, const sim::TraceKey& kind) {
     return event.kind.hash == kind.hash &&
            (event.kind.name.data() == kind.name.data() || event.kind.name == kind.name);
+}
+/// True when `kind` is one of `kinds` (for Monitor::watches).
+inline bool kind_is_one_of(const sim::TraceKey& kind, std::initializer_list<sim::TraceKey> kinds) {
+    for (const sim::TraceKey& candidate : kinds) {
+        if (candidate.hash == kind.hash && candidate.name == kind.name) {
+            return true;
+        }
+    }
+    return false;
 }
 /// A one-line rendering of an event for witnesses: `kind field=value ...`.
 std::string describe_event(const sim::TraceEvent& event);

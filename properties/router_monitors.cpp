@@ -3,6 +3,7 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/router_monitors.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -47,6 +48,13 @@ void RouteTableMonitor::share_state_with(Monitor& earlier) {
     feeds_ = false;
 }
 
+bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
+    // RouteTracker::on_event's kinds.
+    return kind_is_one_of(kind, {trace::take, trace::forward, trace::spawn, trace::spawn_failed,
+                                 trace::exit, trace::kill, trace::route_init, trace::route,
+                                 trace::route_restart, trace::route_pending, trace::route_admin});
+}
+
 void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
     std::vector<RouteTracker::Finding>& findings = tracker_->findings();
     if (feeds_) {
@@ -88,47 +96,86 @@ Witness KeyAffinity::key_witness(std::uint64_t router, const std::string& key,
                        " name=" + choice.name};
 }
 
+bool KeyAffinity::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {route_key, trace::route, trace::take});
+}
+
 void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, route_key)) {
         const std::uint64_t router = field_uint(event, trace::router);
-        std::string key(field_text(event, route_key_field));
-        Choice choice{std::string(field_text(event, trace::name)), event.seq, event.at};
-        auto [found, inserted] = chosen_.try_emplace(std::to_string(router) + "/" + key, choice);
-        if (!inserted && found->second.name != choice.name) {
-            report(event.at,
-                   "router " + pid_text(router) + " sent key " + key + " to route " +
-                       quoted(choice.name) + ", but earlier sent the same key to route " +
-                       quoted(found->second.name) + " (one key maps to one route for the run)",
-                   {key_witness(router, key, found->second), key_witness(router, key, choice)});
+        const sim::TraceField* key_field = find_field(event, route_key_field);
+        const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
+        const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
+        const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
+        const std::string_view name = field_text(event, trace::name);
+        const Choice choice{std::string(name), event.seq, event.at};
+        auto [entry, inserted] = chosen_.try_emplace(KeyId{router, key_hash});
+        const Choice* earlier = nullptr;
+        if (inserted) {
+            entry->second = Chosen{std::string(key), choice};
+        } else if (entry->second.key == key) {
+            earlier = &entry->second.choice;
+        } else {
+            auto [other, added] = collided_.try_emplace(std::make_pair(router, std::string(key)), choice);
+            earlier = added ? nullptr : &other->second;
         }
-        awaiting_[router] = Awaiting{std::move(key), std::move(choice)};
+        if (earlier != nullptr && earlier->name != name) {
+            const std::string key_copy(key);
+            report(event.at,
+                   "router " + pid_text(router) + " sent key " + key_copy + " to route " +
+                       quoted(name) + ", but earlier sent the same key to route " +
+                       quoted(earlier->name) + " (one key maps to one route for the run)",
+                   {key_witness(router, key_copy, *earlier), key_witness(router, key_copy, choice)});
+        }
+        auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
+                                    [&](const Awaiting& entry) { return entry.router == router; });
+        if (waiting == awaiting_.end()) {
+            awaiting_.push_back(Awaiting{router, std::string(key), choice});
+        } else {
+            waiting->key.assign(key);
+            waiting->choice = choice;
+        }
         return;
     }
     if (awaiting_.empty()) {
         return;
     }
-    if (is_kind(event, trace::route)) {
-        const std::uint64_t router = field_uint(event, trace::router);
-        auto found = awaiting_.find(router);
-        if (found == awaiting_.end()) {
-            return;
-        }
-        const Awaiting awaiting = std::move(found->second);
-        awaiting_.erase(found);
-        const std::string_view name = field_text(event, trace::name);
-        if (name != awaiting.choice.name) {
-            report(event.at,
-                   "router " + pid_text(router) + " picked route " + quoted(awaiting.choice.name) +
-                       " for key " + awaiting.key + " but routed message " +
-                       std::to_string(field_uint(event, trace::id)) + " to " + quoted(name),
-                   {key_witness(router, awaiting.key, awaiting.choice), witness_of(event)});
-        }
-    } else if (is_kind(event, trace::take)) {
-        awaiting_.erase(field_uint(event, trace::pid)); // the routing of that key never ended
+    const bool routed = is_kind(event, trace::route);
+    if (!routed && !is_kind(event, trace::take)) {
+        return;
+    }
+    // A route event ends its router's wait; a take by the router means the routing of the
+    // awaited key never ended.
+    const std::uint64_t router = field_uint(event, routed ? trace::router : trace::pid);
+    auto found = std::find_if(awaiting_.begin(), awaiting_.end(),
+                              [&](const Awaiting& entry) { return entry.router == router; });
+    if (found == awaiting_.end()) {
+        return;
+    }
+    Awaiting awaiting = std::move(*found);
+    if (found != awaiting_.end() - 1) {
+        *found = std::move(awaiting_.back());
+    }
+    awaiting_.pop_back();
+    if (!routed) {
+        return;
+    }
+    const std::string_view name = field_text(event, trace::name);
+    if (name != awaiting.choice.name) {
+        report(event.at,
+               "router " + pid_text(router) + " picked route " + quoted(awaiting.choice.name) +
+                   " for key " + awaiting.key + " but routed message " +
+                   std::to_string(field_uint(event, trace::id)) + " to " + quoted(name),
+               {key_witness(router, awaiting.key, awaiting.choice), witness_of(event)});
     }
 }
 
 // -- atomic_init --------------------------------------------------------------------------
+
+bool AtomicInit::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::take, trace::spawn, trace::route_init, trace::spawn_failed,
+                                 trace::exit});
+}
 
 void AtomicInit::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::take)) {
@@ -200,6 +247,11 @@ Witness CounterConsistency::Open::witness(std::uint64_t router) const {
                    "take pid=" + std::to_string(router) + " id=" + std::to_string(id) +
                        " queue=" + std::to_string(main_queue) + " type=" + std::to_string(type) +
                        " from=" + std::to_string(from)};
+}
+
+bool CounterConsistency::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::take, trace::route, trace::route_restart, trace::spawn,
+                                 trace::exit});
 }
 
 void CounterConsistency::on_event(const sim::TraceEvent& event) {

@@ -38,6 +38,7 @@ class RouteTableMonitor : public Monitor {
 public:
     ~RouteTableMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
+    bool watches(const sim::TraceKey& kind) const final;
     void share_state_with(Monitor& earlier) final;
     /// The reconstructed tables (for tests and reports).
     const RouteTracker& tracker() const { return *tracker_; }
@@ -87,6 +88,7 @@ class KeyAffinity final : public Monitor {
 public:
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
 
 private:
     struct Choice {
@@ -95,13 +97,31 @@ private:
         sim::Instant at;
     };
     struct Awaiting { // a route_key whose route event has not come yet
+        std::uint64_t router = 0;
         std::string key;
         Choice choice;
     };
+    struct Chosen { // the first choice for one key text
+        std::string key;
+        Choice choice;
+    };
+    struct KeyId { // a router and the FNV-1a 64 of a key text (the trace value's hash word)
+        std::uint64_t router;
+        std::uint64_t key_hash;
+        bool operator==(const KeyId&) const = default;
+    };
+    struct KeyIdHash {
+        std::size_t operator()(const KeyId& id) const {
+            return static_cast<std::size_t>(id.router * 0x9e3779b97f4a7c15ULL ^ id.key_hash);
+        }
+    };
     static Witness key_witness(std::uint64_t router, const std::string& key, const Choice& choice);
 
-    std::unordered_map<std::string, Choice> chosen_; // router id + '/' + key; lookups only
-    std::map<std::uint64_t, Awaiting> awaiting_;     // by router pid id
+    // Lookups only. Found by hash without building a string per event; a key text whose
+    // hash is already taken by another key text of the router goes to collided_.
+    std::unordered_map<KeyId, Chosen, KeyIdHash> chosen_;
+    std::map<std::pair<std::uint64_t, std::string>, Choice, std::less<>> collided_;
+    std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
 };
 
 /// atomic_init: a router whose Init fails leaves no live route worker behind: every worker it
@@ -110,6 +130,7 @@ class AtomicInit final : public Monitor {
 public:
     std::string_view name() const override { return "atomic_init"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
 
 private:
@@ -147,6 +168,7 @@ class CounterConsistency final : public Monitor {
 public:
     std::string_view name() const override { return "counter_consistency"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
     /// The trace's tally for a router (zeros for an unknown pid).
     RouterTally counters(std::uint64_t router) const;

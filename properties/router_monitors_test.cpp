@@ -537,6 +537,31 @@ TEST(KeyAffinityMonitor, CatchesAMessageRoutedAwayFromItsKeysRoute) {
               "router <1> picked route \"r1\" for key 7 but routed message 10 to \"r2\"");
 }
 
+// Keys are found by the hash the trace already carries; two key texts with the same hash
+// (forced here) are still told apart, and each keeps its own route.
+TEST(KeyAffinityMonitor, TellsApartTwoKeysWhoseHashesCollide) {
+    Hand<KeyAffinity> h;
+    const auto key_event = [&](std::string_view key, std::string_view name) {
+        h.trace.emit(route_key, {{runtime::trace::router, U{1}},
+                                 {route_key_field, sim::TraceValue(key, 42)},
+                                 {runtime::trace::name, name}});
+    };
+    key_event("\"a\"", "r1");
+    key_event("\"b\"", "r2"); // same hash, other key: no violation
+    key_event("\"a\"", "r1");
+    key_event("\"b\"", "r2");
+    EXPECT_TRUE(h.monitor.holds()) << h.monitor.violations().front().to_string();
+    key_event("\"b\"", "r3");
+    key_event("\"a\"", "r4");
+    ASSERT_EQ(h.monitor.violations().size(), 2U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> sent key \"b\" to route \"r3\", but earlier sent the same key to route "
+              "\"r2\" (one key maps to one route for the run)");
+    EXPECT_EQ(h.monitor.violations()[1].explanation,
+              "router <1> sent key \"a\" to route \"r4\", but earlier sent the same key to route "
+              "\"r1\" (one key maps to one route for the run)");
+}
+
 // -- the factory --------------------------------------------------------------------------
 
 TEST(MonitorFactory, MakesEveryNamedMonitor) {

@@ -64,6 +64,11 @@ void MessageConservation::end_taken(const sim::TraceEvent& event, std::uint64_t 
     category++;
 }
 
+bool MessageConservation::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::send, trace::forward, trace::take, trace::drop, trace::exit,
+                                 kind_route, kind_pool_forward, kind_preserve});
+}
+
 void MessageConservation::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {
         const std::uint64_t id = field_uint(event, trace::id);
@@ -174,6 +179,10 @@ void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey p
     order_[pair].push_back(id);
 }
 
+bool PairFifo::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::send, trace::forward, trace::take, trace::drop, kind_preserve});
+}
+
 void PairFifo::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {
         enqueue(event, field_uint(event, trace::id),
@@ -188,7 +197,7 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
         return;
     }
     const bool taken = is_kind(event, trace::take);
-    if (!taken && !is_kind(event, trace::drop) && !is_kind(event, sim::TraceKey{"preserve"})) {
+    if (!taken && !is_kind(event, trace::drop) && !is_kind(event, kind_preserve)) {
         return;
     }
     const std::uint64_t id = field_uint(event, trace::id);
@@ -219,6 +228,10 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
 }
 
 // -- call_outcome -------------------------------------------------------------------------
+
+bool CallOutcome::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::call, trace::call_result});
+}
 
 void CallOutcome::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::call)) {
@@ -256,6 +269,11 @@ void CallOutcome::finish(sim::Instant end, bool idle) {
 }
 
 // -- sender_preservation ------------------------------------------------------------------
+
+bool SenderPreservation::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::send, trace::call, trace::forward, trace::take,
+                                 trace::response, trace::response_dropped});
+}
 
 void SenderPreservation::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {

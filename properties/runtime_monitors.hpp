@@ -40,6 +40,7 @@ class MessageConservation final : public Monitor {
 public:
     std::string_view name() const override { return "message_conservation"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
     /// The ledger; complete after finish().
     const Ledger& ledger() const { return ledger_; }
@@ -66,6 +67,7 @@ class PairFifo final : public Monitor {
 public:
     std::string_view name() const override { return "pair_fifo"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
 
 private:
     struct PairKey {
@@ -104,6 +106,7 @@ class CallOutcome final : public Monitor {
 public:
     std::string_view name() const override { return "call_outcome"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
 
 private:
@@ -116,6 +119,7 @@ class SenderPreservation final : public Monitor {
 public:
     std::string_view name() const override { return "sender_preservation"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
 
 private:
     struct Origin {

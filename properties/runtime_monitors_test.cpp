@@ -5,6 +5,8 @@
 // hand onto a bare trace bus.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "properties/runtime_monitors.hpp"
 #include "runtime/testing.hpp"
 #include "runtime/trace_keys.hpp"
@@ -268,6 +270,57 @@ TEST(MonitorSet, StopsTheWorldOnTheFirstViolation) {
     ASSERT_NE(m.set.first_violation(), nullptr);
     EXPECT_NE(m.set.first_violation()->to_string().find("message_conservation violated at 0ns"),
               std::string::npos);
+}
+
+// A monitor that records the kinds it is given; it watches `kinds`, or everything when empty.
+class KindRecorder final : public Monitor {
+public:
+    KindRecorder(std::string name, std::vector<std::string> kinds)
+        : name_(std::move(name)), kinds_(std::move(kinds)) {}
+    std::string_view name() const override { return name_; }
+    bool watches(const sim::TraceKey& kind) const override {
+        asked++;
+        return kinds_.empty() ||
+               std::find(kinds_.begin(), kinds_.end(), std::string(kind.name)) != kinds_.end();
+    }
+    void on_event(const sim::TraceEvent& event) override { seen.emplace_back(event.kind.name); }
+    std::vector<std::string> seen;
+    mutable int asked = 0;
+
+private:
+    std::string name_;
+    std::vector<std::string> kinds_;
+};
+
+TEST(MonitorSet, PassesEachMonitorOnlyTheKindsItWatches) {
+    MonitorSet set;
+    auto sends = std::make_unique<KindRecorder>("sends", std::vector<std::string>{"send", "kind7"});
+    auto all = std::make_unique<KindRecorder>("all", std::vector<std::string>{});
+    KindRecorder& s = *sends;
+    KindRecorder& a = *all;
+    set.add(std::move(sends));
+    set.add(std::move(all));
+    sim::TraceBus bus;
+    bus.add_sink(set);
+    std::vector<std::string> expected_all;
+    // Kinds with texts that do not outlive their emit, more of them than the first table holds.
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 100; i++) {
+            const std::string name = i % 10 == 0 ? "send" : "kind" + std::to_string(i);
+            bus.emit(sim::Instant::zero(), sim::TraceKey(name), {});
+            expected_all.push_back(name);
+        }
+    }
+    bus.remove_sink(set);
+    EXPECT_EQ(a.seen, expected_all);
+    std::vector<std::string> expected_sends;
+    for (const std::string& name : expected_all) {
+        if (name == "send" || name == "kind7") {
+            expected_sends.push_back(name);
+        }
+    }
+    EXPECT_EQ(s.seen, expected_sends);
+    EXPECT_EQ(s.asked, 91); // once per distinct kind, not per event
 }
 
 } // namespace

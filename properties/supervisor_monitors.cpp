@@ -23,6 +23,10 @@ std::string child_of(const sim::TraceEvent& event) {
 
 } // namespace
 
+bool RestartIntensity::watches(const sim::TraceKey& kind) const {
+    return kind_is_one_of(kind, {trace::sup_restart, trace::sup_intensity_exceeded});
+}
+
 void RestartIntensity::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::sup_restart)) {
         const std::uint64_t sup = field_uint(event, trace::sup_key_sup);

@@ -22,6 +22,7 @@ class RestartIntensity final : public Monitor {
 public:
     std::string_view name() const override { return "restart_intensity"; }
     void on_event(const sim::TraceEvent& event) override;
+    bool watches(const sim::TraceKey& kind) const override;
 
 private:
     struct State {

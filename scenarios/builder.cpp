@@ -106,7 +106,9 @@ private:
 
 class ScenarioRouter final : public runtime::act::Router {
 public:
-    ScenarioRouter(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
+    ScenarioRouter(Harness& harness, const Node& spec)
+        : harness_(harness), spec_(spec), message_rule_(spec.router.route_message),
+          call_rule_(spec.router.route_call) {}
 
     sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
         harness_.note_spawn(spec_, process().pid());
@@ -125,18 +127,18 @@ public:
     runtime::Atom route_message(const runtime::PID&, const runtime::Message& message) override {
         maybe_crash();
         if (const auto* json = message.get<JsonMessage>()) {
-            return route_by(spec_.router.route_message, json->json()); // no copy per message
+            return route_by(message_rule_, json->json()); // no copy per message
         }
-        return route_by(spec_.router.route_message, message_json(message));
+        return route_by(message_rule_, message_json(message));
     }
 
     runtime::Atom route_call(const runtime::PID&, const runtime::Ref&,
                              const runtime::Message& request) override {
         maybe_crash();
         if (const auto* json = request.get<JsonMessage>()) {
-            return route_by(spec_.router.route_call, json->json());
+            return route_by(call_rule_, json->json());
         }
-        return route_by(spec_.router.route_call, message_json(request));
+        return route_by(call_rule_, message_json(request));
     }
 
     runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
@@ -154,8 +156,9 @@ private:
 
     // Applies the rule; a hash rule also traces the key it hashed and the route it picked
     // (the key_affinity monitor's input, properties/router_monitors.hpp).
-    runtime::Atom route_by(const Rule& rule, const Json& message) {
-        const runtime::Atom name = apply_rule(rule, message);
+    runtime::Atom route_by(CompiledRule& compiled, const Json& message) {
+        const runtime::Atom name = compiled.apply(message);
+        const Rule& rule = compiled.rule();
         if (rule.kind != RuleKind::Hash || !message.is_object()) {
             return name;
         }
@@ -173,6 +176,8 @@ private:
 
     Harness& harness_;
     const Node& spec_;
+    CompiledRule message_rule_;
+    CompiledRule call_rule_;
 };
 
 /// The parsed worker of a router.admin message of the scenario with this route name and worker

@@ -2,6 +2,8 @@
 // Part of scenarios/: uses runtime/ and nlohmann_json.
 #include "scenarios/rules.hpp"
 
+#include <algorithm>
+
 #include "sim/assert.hpp"
 #include "sim/prng.hpp"
 
@@ -39,21 +41,36 @@ std::uint64_t hash_value(const Json& value) {
     return sim::fnv1a64(value.dump());
 }
 
-runtime::Atom apply_rule(const Rule& rule, const Json& message) {
+CompiledRule::CompiledRule(const Rule& rule)
+    : rule_(&rule), route_(route_atom(rule.route)), default_(route_atom(rule.default_route)) {
+    for (const auto& [type, route] : rule.by_type) {
+        by_type_.emplace(type, route_atom(route));
+    }
+    for (const std::string& route : rule.routes) {
+        routes_.push_back(route_atom(route));
+    }
+    if (rule.kind == RuleKind::Hash && rule.routes.empty()) {
+        constexpr std::uint64_t numbered_max = 4096; // larger counts intern on every pick
+        numbered_.resize(static_cast<std::size_t>(std::min(rule.count, numbered_max)));
+    }
+}
+
+runtime::Atom CompiledRule::apply(const Json& message) {
+    const Rule& rule = *rule_;
     switch (rule.kind) {
     case RuleKind::Discard:
         return runtime::Atom();
     case RuleKind::Route:
-        return route_atom(rule.route);
+        return route_;
     case RuleKind::ByType: {
         const Json* type = field_of(message, "type");
         if (type != nullptr && type->is_string()) {
-            auto found = rule.by_type.find(type->get_ref<const std::string&>());
-            if (found != rule.by_type.end()) {
-                return route_atom(found->second);
+            auto found = by_type_.find(type->get_ref<const std::string&>());
+            if (found != by_type_.end()) {
+                return found->second;
             }
         }
-        return route_atom(rule.default_route);
+        return default_;
     }
     case RuleKind::Field: {
         const Json* value = field_of(message, rule.field);
@@ -61,19 +78,27 @@ runtime::Atom apply_rule(const Rule& rule, const Json& message) {
             value->get_ref<const std::string&>().size() <= runtime::atom_length_max) {
             return runtime::Atom(value->get_ref<const std::string&>());
         }
-        return route_atom(rule.default_route);
+        return default_;
     }
     case RuleKind::Hash: {
         const Json* value = field_of(message, rule.field);
         if (value == nullptr || value->is_null()) {
-            return route_atom(rule.default_route);
+            return default_;
         }
         const std::uint64_t h = hash_value(*value);
-        if (!rule.routes.empty()) {
-            return route_atom(rule.routes[h % rule.routes.size()]);
+        if (!routes_.empty()) {
+            return routes_[h % routes_.size()];
         }
         RS_ASSERT(rule.count > 0);
-        return route_atom(rule.prefix + std::to_string(h % rule.count));
+        const std::uint64_t index = h % rule.count;
+        if (index >= numbered_.size()) {
+            return route_atom(rule.prefix + std::to_string(index));
+        }
+        std::optional<runtime::Atom>& name = numbered_[index];
+        if (!name.has_value()) {
+            name = route_atom(rule.prefix + std::to_string(index));
+        }
+        return *name;
     }
     }
     RS_ASSERT(false);

@@ -4,17 +4,37 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/gen.hpp"
 #include "scenarios/topology.hpp"
 
 namespace routesim::scenarios {
 
-/// The route name `rule` picks for `message` (a JSON object); RouteDiscard (the empty Atom)
-/// for "discard". Hash values: an integer field is used as its 64-bit two's complement value,
-/// any other value (a string's bytes, or the compact JSON of anything else) through FNV-1a 64.
-runtime::Atom apply_rule(const Rule& rule, const Json& message);
+/// A rule ready to route: its route names are interned once, so a message costs a field
+/// lookup and a hash, no string building (a prefix/count hash rule interns each numbered name
+/// the first time it is picked). Keeps a reference to the rule.
+class CompiledRule {
+public:
+    explicit CompiledRule(const Rule& rule);
+    /// The route name the rule picks for `message` (a JSON object); RouteDiscard (the empty
+    /// Atom) for "discard". Hash values: an integer field is used as its 64-bit two's
+    /// complement value, any other value (a string's bytes, or the compact JSON of anything
+    /// else) through FNV-1a 64.
+    runtime::Atom apply(const Json& message);
+    const Rule& rule() const { return *rule_; }
+
+private:
+    const Rule* rule_;
+    runtime::Atom route_;                                    // route
+    runtime::Atom default_;                                  // default_route
+    std::map<std::string, runtime::Atom, std::less<>> by_type_; // by_type
+    std::vector<runtime::Atom> routes_;                      // hash with a route list
+    std::vector<std::optional<runtime::Atom>> numbered_;     // hash with prefix/count, lazily
+};
 
 /// The 64-bit hash of a field value as the hash rule defines it.
 std::uint64_t hash_value(const Json& value);

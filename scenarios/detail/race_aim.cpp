@@ -46,14 +46,21 @@ void RaceObserver::add_process_candidates(std::vector<Candidate>& out, std::uint
     }
 }
 
-std::string RaceObserver::admin_target(std::uint64_t router) const {
-    for (const std::string& target : scenario_.faults.admin->routers) {
-        const auto pid = harness_.resolve(target);
-        if (pid.has_value() && pid->id == router) {
+const std::string& RaceObserver::admin_target(std::uint64_t router) const {
+    static const std::string none;
+    for (const auto& [id, target] : admin_targets_) {
+        if (id == router) {
             return target;
         }
     }
-    return {};
+    for (const std::string& target : scenario_.faults.admin->routers) {
+        const auto pid = harness_.resolve(target);
+        if (pid.has_value() && pid->id == router) {
+            admin_targets_.emplace_back(router, target);
+            return admin_targets_.back().second;
+        }
+    }
+    return none; // not cached: the router may not be resolvable yet
 }
 
 void RaceObserver::add_admin_candidates(std::vector<Candidate>& out, std::uint64_t router,

@@ -134,7 +134,9 @@ private:
     void add_admin_candidates(std::vector<Candidate>& out, std::uint64_t router,
                               std::string_view route) const;
     void fire_candidate(const Candidate& candidate, const std::string& origin);
-    std::string admin_target(std::uint64_t router) const;
+    /// The first faults.admin.routers target that resolves to `router`, or "" (cached per
+    /// router once found: a pid is never reused, so its target does not change).
+    const std::string& admin_target(std::uint64_t router) const;
 
     runtime::Node& node_;
     Harness& harness_;
@@ -150,6 +152,8 @@ private:
     std::array<std::array<std::uint64_t, cover_event_count>, cover_state_count> pairs_{};
     std::array<std::uint64_t, window_count> windows_{};
     std::map<RouteKey, CoverState> states_;
+    /// admin_target results found so far (router pid id, target); few, searched linearly.
+    mutable std::vector<std::pair<std::uint64_t, std::string>> admin_targets_;
     /// The last `take`: which process took which kind of item (a router routes right after).
     std::uint64_t last_take_pid_ = 0;
     std::uint64_t last_take_type_ = 0;
