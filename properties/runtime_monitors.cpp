@@ -175,8 +175,34 @@ void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey p
     if (id >= in_flight_.size()) {
         in_flight_.resize(std::max<std::size_t>(id + 1, 2 * in_flight_.size()));
     }
-    in_flight_[id] = InFlight{pair, event.seq, event.at, is_kind(event, trace::forward), true};
-    order_[pair].push_back(id);
+    auto [index, added] = pair_index_.try_emplace(pair, static_cast<std::uint32_t>(pairs_.size()));
+    if (added) {
+        pairs_.emplace_back();
+    }
+    in_flight_[id] =
+        InFlight{pair, index->second, event.seq, event.at, is_kind(event, trace::forward), true};
+    pairs_[index->second].entries.push_back(Entry{id, event.seq});
+}
+
+std::uint64_t PairFifo::oldest_live(Pair& pair) {
+    const auto current = [this](const Entry& entry) {
+        const InFlight* flight = flight_of(entry.id);
+        return flight != nullptr && flight->seq == entry.seq;
+    };
+    while (pair.head < pair.entries.size() && !current(pair.entries[pair.head])) {
+        pair.head++;
+    }
+    if (pair.head == pair.entries.size()) {
+        pair.entries.clear(); // keeps its capacity: no reallocation per message
+        pair.head = 0;
+        return no_message;
+    }
+    if (pair.head > 64 && 2 * pair.head > pair.entries.size()) {
+        pair.entries.erase(pair.entries.begin(),
+                           pair.entries.begin() + static_cast<std::ptrdiff_t>(pair.head));
+        pair.head = 0;
+    }
+    return pair.entries[pair.head].id;
 }
 
 bool PairFifo::watches(const sim::TraceKey& kind) const {
@@ -206,12 +232,11 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
         return; // message_conservation reports unknown ids
     }
     const InFlight flight = *found;
+    Pair& pair = pairs_[flight.pair_index];
+    const std::uint64_t earlier = taken ? oldest_live(pair) : id;
+    RS_ASSERT(earlier != no_message);
     found->live = false;
-    auto& order = order_[flight.pair];
-    auto position = std::find(order.begin(), order.end(), id);
-    RS_ASSERT(position != order.end());
-    if (taken && position != order.begin()) {
-        const std::uint64_t earlier = order.front();
+    if (earlier != id) {
         std::vector<Witness> witnesses;
         if (const InFlight* earlier_flight = flight_of(earlier)) {
             witnesses.push_back(earlier_flight->witness(earlier));
@@ -224,7 +249,6 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
                    "> before message " + std::to_string(earlier) + " sent earlier on the same pair",
                std::move(witnesses));
     }
-    order.erase(position); // an emptied pair keeps its vector: no reallocation per message
 }
 
 // -- call_outcome -------------------------------------------------------------------------

@@ -86,18 +86,34 @@ private:
     // cost more than the whole check (the text is made only for a violation).
     struct InFlight {
         PairKey pair;
+        std::uint32_t pair_index = 0; // into pairs_
         std::uint64_t seq = 0;
         sim::Instant at;
         bool forwarded = false;
         bool live = false;
         Witness witness(std::uint64_t id) const;
     };
+    // The messages enqueued on one pair in order, each as (id, seq of its enqueue event);
+    // those before `head` are gone. Entries that leave out of order (dropped, preserved, or
+    // taken too early) stay until they reach the head and are skipped there, so a take costs
+    // no search and no shifting. An entry is current while its id's live flight has its seq
+    // (a forwarded id is enqueued again, on another pair or later on this one).
+    struct Entry {
+        std::uint64_t id;
+        std::uint64_t seq;
+    };
+    struct Pair {
+        std::vector<Entry> entries;
+        std::size_t head = 0;
+    };
     void enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair);
     InFlight* flight_of(std::uint64_t id);
+    std::uint64_t oldest_live(Pair& pair);
 
     // By message id: ids are a dense per-run counter, so a vector (no allocation per message).
     std::vector<InFlight> in_flight_;
-    std::unordered_map<PairKey, std::vector<std::uint64_t>, PairHash> order_; // lookups only
+    std::vector<Pair> pairs_;
+    std::unordered_map<PairKey, std::uint32_t, PairHash> pair_index_; // lookups only
 };
 
 /// call_outcome: every call ends exactly once (a response, an error or a timeout); when the

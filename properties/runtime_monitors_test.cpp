@@ -207,6 +207,36 @@ TEST(PairFifoMonitor, AllowsOvertakingAcrossQueues) {
     EXPECT_TRUE(b.m.pair_fifo->holds());
 }
 
+// An entry that left its pair out of order (a drop) is skipped, and a message that comes back
+// to a pair it left (forwarded in a loop) counts only at its new place in the order.
+TEST(PairFifoMonitor, SkipsEntriesThatLeftAndCountsAReturningMessageAtItsNewPlace) {
+    Bus b;
+    b.send(1, 10, 20);
+    b.send(2, 10, 20);
+    b.send(3, 10, 20);
+    b.bus.emit(sim::Instant::zero(), trace::drop,
+               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{2}},
+                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+    b.take(20, 1, 10);
+    b.take(20, 3, 10); // 2 was dropped: 3 is next
+    EXPECT_TRUE(b.m.pair_fifo->holds()) << b.m.pair_fifo->violations().front().to_string();
+    // Message 4 goes 20 -> 30, 30 forwards it back to 20 and 20 forwards it to 30 again, after
+    // message 5 was sent from 20 to 30: 5 is now older on the pair (20, 30) than 4.
+    b.send(4, 20, 30);
+    b.take(30, 4, 20);
+    b.forward(4, 30, 20, 20);
+    b.take(20, 4, 20);
+    b.send(5, 20, 30);
+    b.forward(4, 20, 30, 20);
+    b.take(30, 5, 20);
+    EXPECT_TRUE(b.m.pair_fifo->holds()) << b.m.pair_fifo->violations().front().to_string();
+    b.send(6, 20, 30);
+    b.take(30, 6, 20); // 4 (forwarded after 5) is still queued: 6 overtakes it
+    ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
+    EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
+              "message 6 from <20> was taken by <30> before message 4 sent earlier on the same pair");
+}
+
 TEST(SenderPreservationMonitor, CatchesAChangedFrom) {
     Bus b;
     b.send(1, 10, 20);

@@ -2,6 +2,8 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/detail/race_observer.hpp"
 
+#include <algorithm>
+
 #include "properties/monitor.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
@@ -138,7 +140,17 @@ runtime::PID RaceObserver::pid_of(std::uint64_t id) const {
 }
 
 CoverState RaceObserver::query(std::uint64_t router, std::string_view name) const {
-    runtime::act::Router* behaviour = router_of(node_, pid_of(router));
+    runtime::act::Router* behaviour = nullptr;
+    auto cached = std::find_if(routers_.begin(), routers_.end(),
+                               [router](const auto& entry) { return entry.first == router; });
+    if (cached != routers_.end()) {
+        behaviour = cached->second;
+    } else {
+        behaviour = router_of(node_, pid_of(router));
+        if (behaviour != nullptr) {
+            routers_.emplace_back(router, behaviour);
+        }
+    }
     if (behaviour == nullptr || name.empty() || name.size() > runtime::atom_length_max) {
         return CoverState::Absent;
     }
@@ -197,6 +209,9 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
         on_supervisor_restart(event);
     } else if (is_kind(event, trace::pool_forward)) {
         on_pool_forward(event);
+    } else if (is_kind(event, trace::exit) && !routers_.empty()) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
     }
 }
 

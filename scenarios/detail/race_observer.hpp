@@ -152,6 +152,9 @@ private:
     std::array<std::array<std::uint64_t, cover_event_count>, cover_state_count> pairs_{};
     std::array<std::uint64_t, window_count> windows_{};
     std::map<RouteKey, CoverState> states_;
+    /// Routers looked up by query() (pid id, behaviour), dropped at their exit event: a
+    /// router emits route events only while it runs. Few, searched linearly.
+    mutable std::vector<std::pair<std::uint64_t, runtime::act::Router*>> routers_;
     /// admin_target results found so far (router pid id, target); few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, std::string>> admin_targets_;
     /// The last `take`: which process took which kind of item (a router routes right after).
