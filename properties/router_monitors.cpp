@@ -100,6 +100,38 @@ bool KeyAffinity::watches(const sim::TraceKey& kind) const {
     return kind_is_one_of(kind, {route_key, trace::route, trace::take});
 }
 
+KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t key_hash,
+                                           std::string_view key, bool& added) {
+    if (2 * (chosen_used_ + 1) > chosen_.size()) {
+        std::vector<Chosen> old = std::move(chosen_);
+        chosen_.assign(old.empty() ? 64 : 2 * old.size(), Chosen{});
+        chosen_used_ = 0;
+        for (Chosen& entry : old) {
+            if (entry.used) {
+                bool moved = false;
+                slot_of(entry.router, entry.key_hash, entry.key, moved) = std::move(entry);
+            }
+        }
+    }
+    const std::size_t mask = chosen_.size() - 1;
+    std::size_t at = static_cast<std::size_t>((router * 0x9e3779b97f4a7c15ULL) ^ key_hash) & mask;
+    while (chosen_[at].used) {
+        Chosen& entry = chosen_[at];
+        if (entry.router == router && entry.key_hash == key_hash && entry.key == key) {
+            added = false;
+            return entry;
+        }
+        at = (at + 1) & mask;
+    }
+    Chosen& entry = chosen_[at];
+    entry.used = true;
+    entry.router = router;
+    entry.key_hash = key_hash;
+    chosen_used_++;
+    added = true;
+    return entry;
+}
+
 void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, route_key)) {
         const std::uint64_t router = field_uint(event, trace::router);
@@ -109,15 +141,14 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
         const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
         const std::string_view name = field_text(event, trace::name);
         const Choice choice{std::string(name), event.seq, event.at};
-        auto [entry, inserted] = chosen_.try_emplace(KeyId{router, key_hash});
+        bool added = false;
+        Chosen& slot = slot_of(router, key_hash, key, added);
         const Choice* earlier = nullptr;
-        if (inserted) {
-            entry->second = Chosen{std::string(key), choice};
-        } else if (entry->second.key == key) {
-            earlier = &entry->second.choice;
+        if (added) {
+            slot.key.assign(key);
+            slot.choice = choice;
         } else {
-            auto [other, added] = collided_.try_emplace(std::make_pair(router, std::string(key)), choice);
-            earlier = added ? nullptr : &other->second;
+            earlier = &slot.choice;
         }
         if (earlier != nullptr && earlier->name != name) {
             const std::string key_copy(key);

@@ -101,26 +101,21 @@ private:
         std::string key;
         Choice choice;
     };
-    struct Chosen { // the first choice for one key text
+    struct Chosen { // the first choice of one router for one key text
+        std::uint64_t router = 0;
+        std::uint64_t key_hash = 0; // FNV-1a 64 of the key text (the trace value's hash word)
         std::string key;
         Choice choice;
-    };
-    struct KeyId { // a router and the FNV-1a 64 of a key text (the trace value's hash word)
-        std::uint64_t router;
-        std::uint64_t key_hash;
-        bool operator==(const KeyId&) const = default;
-    };
-    struct KeyIdHash {
-        std::size_t operator()(const KeyId& id) const {
-            return static_cast<std::size_t>(id.router * 0x9e3779b97f4a7c15ULL ^ id.key_hash);
-        }
+        bool used = false;
     };
     static Witness key_witness(std::uint64_t router, const std::string& key, const Choice& choice);
+    /// The slot of (router, key): found, or a free one to fill (added is then true).
+    Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key, bool& added);
 
-    // Lookups only. Found by hash without building a string per event; a key text whose
-    // hash is already taken by another key text of the router goes to collided_.
-    std::unordered_map<KeyId, Chosen, KeyIdHash> chosen_;
-    std::map<std::pair<std::uint64_t, std::string>, Choice, std::less<>> collided_;
+    // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
+    // keys whose hashes collide take separate slots. No allocation per key (beyond long texts).
+    std::vector<Chosen> chosen_;
+    std::size_t chosen_used_ = 0;
     std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
 };
 

@@ -107,8 +107,8 @@ private:
 class ScenarioRouter final : public runtime::act::Router {
 public:
     ScenarioRouter(Harness& harness, const Node& spec)
-        : harness_(harness), spec_(spec), message_rule_(spec.router.route_message),
-          call_rule_(spec.router.route_call) {}
+        : harness_(harness), spec_(spec), classes_(harness.classes(spec)),
+          message_rule_(spec.router.route_message), call_rule_(spec.router.route_call) {}
 
     sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
         harness_.note_spawn(spec_, process().pid());
@@ -148,7 +148,7 @@ public:
 
 private:
     void maybe_crash() {
-        if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, self())) {
+        if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, classes_, self())) {
             throw std::runtime_error("injected crash"); // becomes Panic at the actor boundary
         }
     }
@@ -176,6 +176,7 @@ private:
 
     Harness& harness_;
     const Node& spec_;
+    const FaultClasses& classes_; // looked up once: every routed message draws a crash
     CompiledRule message_rule_;
     CompiledRule call_rule_;
 };
