@@ -119,8 +119,15 @@ inline bool has_key(const sim::TraceField& field, const sim::TraceKey& key) {
            (field.key.name.data() == key.name.data() || field.key.name == key.name);
 }
 
-/// The field with key `key`, or nullptr when absent.
+/// The field with key `key`, or nullptr when absent. Emitters name fields with the same
+/// constant key objects the monitors read (runtime/trace_keys.hpp), so a first pass compares
+/// only addresses; a second pass compares hash and name (keys built elsewhere, hand traces).
 inline const sim::TraceField* find_field(const sim::TraceEvent& event, const sim::TraceKey& key) {
+    for (std::size_t i = 0; i < event.field_count; i++) {
+        if (&event.fields[i].key == &key) {
+            return &event.fields[i];
+        }
+    }
     for (std::size_t i = 0; i < event.field_count; i++) {
         if (has_key(event.fields[i], key)) {
             return &event.fields[i];
@@ -133,25 +140,18 @@ inline const sim::TraceField* find_field(const sim::TraceEvent& event, const sim
 /// monitor reads several fields of every event.
 inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
                                 std::uint64_t fallback = 0) {
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        const sim::TraceField& field = event.fields[i];
-        if (has_key(field, key)) {
-            return field.value.type() == sim::TraceValue::Type::Text ? fallback
-                                                                     : field.value.as_uint();
-        }
-    }
-    return fallback;
+    const sim::TraceField* field = find_field(event, key);
+    return field == nullptr || field->value.type() == sim::TraceValue::Type::Text
+               ? fallback
+               : field->value.as_uint();
 }
 
 /// The text of field `key`, or "" when absent.
 inline std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        const sim::TraceField& field = event.fields[i];
-        if (has_key(field, key) && field.value.type() == sim::TraceValue::Type::Text) {
-            return field.value.as_text();
-        }
-    }
-    return {};
+    const sim::TraceField* field = find_field(event, key);
+    return field == nullptr || field->value.type() != sim::TraceValue::Type::Text
+               ? std::string_view()
+               : field->value.as_text();
 }
 /// True when the event has kind `kind` (compares the precomputed hash, then the name unless
 /// both are the same constant).

@@ -10,6 +10,7 @@
 #include "properties/route_tracker.hpp"
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::properties {
 namespace trace = runtime::trace;
@@ -44,30 +45,38 @@ void RouteTableMonitor::share_state_with(Monitor& earlier) {
         return;
     }
     lead->tracker_->add_checks(checks_);
+    lead->followers_.push_back(this);
     tracker_ = lead->tracker_;
     feeds_ = false;
 }
 
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
-    // RouteTracker::on_event's kinds.
-    return kind_is_one_of(kind, {trace::take, trace::forward, trace::spawn, trace::spawn_failed,
+    // RouteTracker::on_event's kinds; a follower gets its findings from the lead.
+    return feeds_ && kind_is_one_of(kind, {trace::take, trace::forward, trace::spawn, trace::spawn_failed,
                                  trace::exit, trace::kill, trace::route_init, trace::route,
                                  trace::route_restart, trace::route_pending, trace::route_admin});
 }
 
 void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
+    if (!feeds_) {
+        return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
+    }
+    tracker_->on_event(event);
     std::vector<RouteTracker::Finding>& findings = tracker_->findings();
-    if (feeds_) {
-        // The monitors sharing the tracker come later in the set and read this event's
-        // findings before the next event clears them.
-        findings.clear();
-        tracker_->on_event(event);
+    if (findings.empty()) {
+        return;
     }
     for (RouteTracker::Finding& finding : findings) {
-        if ((checks_ & check_bit(finding.check)) != 0) { // each check has one owner: move
-            report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
+        RouteTableMonitor* owner = this;
+        for (RouteTableMonitor* follower : followers_) {
+            if ((follower->checks_ & check_bit(finding.check)) != 0) {
+                owner = follower;
+            }
         }
+        RS_ASSERT((owner->checks_ & check_bit(finding.check)) != 0);
+        owner->report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
     }
+    findings.clear();
 }
 
 RouteStability::RouteStability(runtime::Semantics semantics)

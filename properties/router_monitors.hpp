@@ -32,8 +32,9 @@ inline constexpr sim::TraceKey route_key_field{"key"};
 /// Base of the monitors that follow route tables: feeds a RouteTracker and reports the
 /// findings of the checks the subclass owns.
 /// In a MonitorSet the route-table monitors of one profile share a single tracker: the first
-/// feeds it every event with the union of their checks, and each reports the findings of
-/// its own checks (one table rebuild per event instead of three).
+/// (the lead) feeds it every event with the union of their checks and hands each finding to
+/// the monitor that owns its check; the others watch no events (one table rebuild per event
+/// instead of three).
 class RouteTableMonitor : public Monitor {
 public:
     ~RouteTableMonitor() override;
@@ -52,6 +53,7 @@ private:
     std::uint32_t checks_;                  // the checks this monitor reports
     std::shared_ptr<RouteTracker> tracker_; // possibly shared with earlier route-table monitors
     bool feeds_ = true;                     // this monitor applies events to tracker_
+    std::vector<RouteTableMonitor*> followers_; // the lead's: monitors sharing its tracker
 };
 
 /// route_stability: a message routed to route N reaches the current incarnation of N's worker

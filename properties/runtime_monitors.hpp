@@ -33,11 +33,16 @@ struct Ledger {
     std::string to_string() const;
 };
 
+/// Monitors indexed by message id reserve this many entries up front, so that a short run
+/// does not regrow (and copy) its tables several times.
+inline constexpr std::size_t message_ids_reserved = 512;
+
 /// message_conservation: every message sent ends exactly once (handled, discarded, reported
 /// failed, unhandled, dropped with a dead mailbox, or still queued); none is taken, forwarded
 /// or dropped twice, and none vanishes from a mailbox whose process ended.
 class MessageConservation final : public Monitor {
 public:
+    MessageConservation() { entries_.reserve(message_ids_reserved); }
     std::string_view name() const override { return "message_conservation"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
@@ -65,6 +70,7 @@ private:
 /// order they were enqueued (a forward is a hop from the forwarder).
 class PairFifo final : public Monitor {
 public:
+    PairFifo() { in_flight_.reserve(message_ids_reserved); }
     std::string_view name() const override { return "pair_fifo"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
@@ -133,6 +139,7 @@ private:
 /// the original From (and Ref for calls), and a response goes straight to the caller.
 class SenderPreservation final : public Monitor {
 public:
+    SenderPreservation() { origin_.reserve(message_ids_reserved); }
     std::string_view name() const override { return "sender_preservation"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
