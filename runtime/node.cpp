@@ -8,12 +8,6 @@
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
-namespace {
-
-constexpr std::uint64_t first_pid_id = 1001;
-
-} // namespace
-
 std::string_view semantics_name(Semantics semantics) {
     return semantics == Semantics::Documented ? "documented" : "upstream";
 }
@@ -42,21 +36,6 @@ Node::Node(sim::World& world, NodeOptions options)
 Node::~Node() = default;
 
 // -- queries ------------------------------------------------------------------------------
-
-Process* Node::slot(std::uint64_t id) const {
-    if (id < first_pid_id || id - first_pid_id >= table_.size()) {
-        return nullptr;
-    }
-    return table_[id - first_pid_id].get();
-}
-
-Process* Node::find(const PID& pid) const {
-    Process* process = slot(pid.id);
-    if (process == nullptr || process->pid_ != pid || process->state_ == ProcessState::Terminated) {
-        return nullptr;
-    }
-    return process;
-}
 
 Process* Node::find(Atom name) const {
     auto entry = names_.find(name);
@@ -126,7 +105,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     if (behavior == nullptr) {
         // §2.8 steps 2-3: the PID was allocated before the factory ran; keep its table slot
         // (empty) so that IDs stay dense and are never reused.
-        RS_ASSERT(pid.id - first_pid_id == table_.size());
+        RS_ASSERT(pid.id - first_pid_id_ == table_.size());
         table_.push_back(nullptr);
         return sim::fail(Error::text("factory function must return non nil value"));
     }
@@ -139,7 +118,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
                                            std::move(behavior));
     Process& process = *owned;
     process.behavior_->process_ = &process;
-    RS_ASSERT(pid.id - first_pid_id == table_.size());
+    RS_ASSERT(pid.id - first_pid_id_ == table_.size());
     table_.push_back(std::move(owned));
     live_count_++;
     world_.emit(trace::spawn, {{trace::pid, pid.id},
@@ -207,7 +186,7 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
         deliver_exit(process.pid_, target, MessageExitPID{process.pid_, reason});
     }
     drop_queued(process, "init_failed");
-    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
 }
 
 Status Node::panicked(Process& process) {
@@ -288,19 +267,6 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
     ring.push_back(std::move(message));
     poke(target);
     return {};
-}
-
-void Node::poke(Process& process) {
-    if (process.state_ == ProcessState::Sleep) {
-        process.state_ = ProcessState::Running;
-    }
-    const bool can_step = process.state_ == ProcessState::Running ||
-                          process.state_ == ProcessState::Zombee;
-    if (can_step && !process.runnable_ && !process.in_step_ && !process.busy_ &&
-        !process.stopping_ && process.wait_ == nullptr) {
-        process.runnable_ = true;
-        world_.scheduler().make_runnable(process.pid_.id);
-    }
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {

@@ -65,7 +65,7 @@ public:
     }
 
 private:
-    void grow() {
+    [[gnu::noinline]] void grow() {
         const std::uint32_t capacity = capacity_ == 0 ? 4 : capacity_ * 2;
         RS_ASSERT(capacity > capacity_);
         T* slots = std::allocator<T>().allocate(capacity);
