@@ -199,8 +199,8 @@ Status Node::panicked(Process& process) {
 
 // -- delivery -----------------------------------------------------------------------------
 
-SendResult Node::route(Process* from, const PID& from_pid, const Address& to,
-                       MailboxMessage&& message, Queue queue) {
+SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to,
+                           MailboxMessage&& message, Queue queue) {
     Process* target = nullptr;
     if (to.is_name()) {
         // A by-name lookup happens at send time (§2.2) and reaches a process still in Init.
@@ -236,18 +236,24 @@ SendResult Node::route(Process* from, const PID& from_pid, const Address& to,
     return sim::fail(failure);
 }
 
-SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
-                         const PID* forwarded_by) {
+SendResult Node::reject_full(Process& target, const MailboxMessage& message) {
+    world_.emit(trace::send_failed, {{trace::from, message.from.id},
+                                     {trace::to, target.pid_.id},
+                                     {trace::type, mailbox_type_name(message.type)},
+                                     {trace::msg, message.message.type_name()},
+                                     {trace::err, ergo_name(Err::ProcessMailboxFull)}});
+    return sim::fail(Err::ProcessMailboxFull);
+}
+
+template <class Item>
+[[gnu::always_inline]] inline SendResult Node::deliver_item(Process& target, Queue queue,
+                                                            Item&& message,
+                                                            const PID* forwarded_by) {
     auto& ring = target.queue(queue);
     if (target.options_.mailbox_size > 0 &&
         static_cast<std::int64_t>(ring.size()) >= target.options_.mailbox_size) {
         // §1.4: each queue is capped separately.
-        world_.emit(trace::send_failed, {{trace::from, message.from.id},
-                                         {trace::to, target.pid_.id},
-                                         {trace::type, mailbox_type_name(message.type)},
-                                         {trace::msg, message.message.type_name()},
-                                         {trace::err, ergo_name(Err::ProcessMailboxFull)}});
-        return sim::fail(Err::ProcessMailboxFull);
+        return reject_full(target, message);
     }
     if (forwarded_by == nullptr) {
         world_.emit(trace::send, {{trace::id, message.id},
@@ -264,9 +270,19 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
                                      {trace::from, message.from.id},
                                      {trace::queue, static_cast<std::uint64_t>(queue)}});
     }
-    ring.push_back(std::move(message));
+    ring.push_back(std::forward<Item>(message));
     poke(target);
     return {};
+}
+
+SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
+                         const PID* forwarded_by) {
+    return deliver_item(target, queue, std::move(message), forwarded_by);
+}
+
+SendResult Node::deliver(Process& target, Queue queue, const MailboxMessage& message,
+                         const PID* forwarded_by) {
+    return deliver_item(target, queue, message, forwarded_by);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {

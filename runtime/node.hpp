@@ -125,12 +125,33 @@ private:
                                           ProcessOptions options, const Args& args);
     Status run_init(Process& process, const Args& args);
     void finish_failed_init(Process& process, const Error& reason);
-    /// Routes a message to `to`; sender is `from` (a process or null for the node).
+    /// Routes a message to `to`; sender is `from` (a process or null for the node). Inline
+    /// for the common case, a PID of a live process; everything else takes route_any.
     SendResult route(Process* from, const PID& from_pid, const Address& to,
-                     MailboxMessage&& message, Queue queue);
-    /// Pushes into a process's queue; pokes a sleeping process.
+                     MailboxMessage&& message, Queue queue) {
+        if (!to.is_name()) {
+            Process* target = find(to.pid());
+            // During Init the PID is not routable, except for the process's own sends (§2.1).
+            if (target != nullptr && target->is_alive() &&
+                (target->state_ != ProcessState::Init || target == from)) {
+                message.id = next_message_id();
+                return deliver(*target, queue, std::move(message), nullptr);
+            }
+        }
+        return route_any(from, from_pid, to, std::move(message), queue);
+    }
+    SendResult route_any(Process* from, const PID& from_pid, const Address& to,
+                         MailboxMessage&& message, Queue queue);
+    /// Pushes into a process's queue; pokes a sleeping process. The const& overload copies
+    /// the message straight into the queue (forwards).
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
                        const PID* forwarded_by);
+    SendResult deliver(Process& target, Queue queue, const MailboxMessage& message,
+                       const PID* forwarded_by);
+    template <class Item>
+    SendResult deliver_item(Process& target, Queue queue, Item&& message,
+                            const PID* forwarded_by);
+    SendResult reject_full(Process& target, const MailboxMessage& message);
     void deliver_exit(const PID& from, const PID& to, Message signal);
     void deliver_down(const PID& from, const PID& to, Message notice);
     /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.

@@ -137,7 +137,7 @@ SendResult Process::forward(const PID& to, const MailboxMessage& message,
     if (!target->is_alive()) {
         return sim::fail(Err::ProcessTerminated);
     }
-    return node_.deliver(*target, queue_for(priority), MailboxMessage(message), &pid_);
+    return node_.deliver(*target, queue_for(priority), message, &pid_);
 }
 
 sim::Result<PID, Error> Process::spawn(const Factory& factory, ProcessOptions options,

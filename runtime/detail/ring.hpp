@@ -31,7 +31,14 @@ public:
         ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(std::move(value));
         size_++;
     }
-    void push_back(const T& value) { push_back(T(value)); }
+    void push_back(const T& value) {
+        if (size_ == capacity_) {
+            push_back(T(value)); // copied before growing: `value` may live in this ring
+            return;
+        }
+        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(value);
+        size_++;
+    }
 
     T& front() {
         RS_ASSERT(size_ > 0);
