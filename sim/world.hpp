@@ -134,6 +134,8 @@ private:
         std::uint64_t generation;
     };
     void fire_due_timers();
+    /// Runs picked tasks until something needs the run loop; false when none was runnable.
+    bool run_steps();
     void drop_cancelled_head();
     bool limits_reached(RunOutcome& outcome) const;
 
