@@ -3,6 +3,7 @@
 #include "runtime/node.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
@@ -236,11 +237,12 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
     return sim::fail(failure);
 }
 
-SendResult Node::reject_full(Process& target, const MailboxMessage& message) {
-    world_.emit(trace::send_failed, {{trace::from, message.from.id},
+SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType type,
+                             const Message& message) {
+    world_.emit(trace::send_failed, {{trace::from, from_id},
                                      {trace::to, target.pid_.id},
-                                     {trace::type, mailbox_type_name(message.type)},
-                                     {trace::msg, message.message.type_name()},
+                                     {trace::type, mailbox_type_name(type)},
+                                     {trace::msg, message.type_name()},
                                      {trace::err, ergo_name(Err::ProcessMailboxFull)}});
     return sim::fail(Err::ProcessMailboxFull);
 }
@@ -253,7 +255,7 @@ template <class Item>
     if (target.options_.mailbox_size > 0 &&
         static_cast<std::int64_t>(ring.size()) >= target.options_.mailbox_size) {
         // §1.4: each queue is capped separately.
-        return reject_full(target, message);
+        return reject_full(target, message.from.id, message.type, message.message);
     }
     if (forwarded_by == nullptr) {
         world_.emit(trace::send, {{trace::id, message.id},
@@ -270,7 +272,12 @@ template <class Item>
                                      {trace::from, message.from.id},
                                      {trace::queue, static_cast<std::uint64_t>(queue)}});
     }
-    ring.push_back(std::forward<Item>(message));
+    if constexpr (std::is_same_v<std::remove_cvref_t<Item>, NewMessage>) {
+        ring.emplace_back(message.from, Ref{}, std::move(message.message), message.id, Atom(),
+                          message.type);
+    } else {
+        ring.push_back(std::forward<Item>(message));
+    }
     poke(target);
     return {};
 }
@@ -283,6 +290,12 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
 SendResult Node::deliver(Process& target, Queue queue, const MailboxMessage& message,
                          const PID* forwarded_by) {
     return deliver_item(target, queue, message, forwarded_by);
+}
+
+SendResult Node::deliver_new(Process& target, Queue queue, const PID& from, Message&& message) {
+    // The id is taken before the mailbox check, as route() does for a built item.
+    const NewMessage item{from, message, next_message_id(), MailboxType::Regular};
+    return deliver_item(target, queue, item, nullptr);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
@@ -311,8 +324,7 @@ void Node::deliver_down(const PID& from, const PID& to, Message notice) {
 }
 
 SendResult Node::send(Address to, Message message, MessagePriority priority) {
-    MailboxMessage item{core_pid_, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular};
-    return route(nullptr, core_pid_, to, std::move(item), queue_for(priority));
+    return send_regular(nullptr, core_pid_, to, std::move(message), queue_for(priority));
 }
 
 SendResult Node::send_exit(const PID& to, Error reason) {

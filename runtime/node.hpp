@@ -142,6 +142,30 @@ private:
     }
     SendResult route_any(Process* from, const PID& from_pid, const Address& to,
                          MailboxMessage&& message, Queue queue);
+    /// route() for a regular send (Process::send, Node::send): the mailbox item is built in
+    /// its queue slot, so the payload is moved once.
+    SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
+                            Message&& message, Queue queue) {
+        if (!to.is_name()) {
+            Process* target = find(to.pid());
+            if (target != nullptr && target->is_alive() &&
+                (target->state_ != ProcessState::Init || target == from)) {
+                return deliver_new(*target, queue, from_pid, std::move(message));
+            }
+        }
+        return route_any(from, from_pid, to,
+                         MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
+                                        MailboxType::Regular},
+                         queue);
+    }
+    /// The parts of a regular mailbox item, for deliver_item to build it in place.
+    struct NewMessage {
+        const PID& from;
+        Message& message;
+        std::uint64_t id;
+        MailboxType type;
+    };
+    SendResult deliver_new(Process& target, Queue queue, const PID& from, Message&& message);
     /// Pushes into a process's queue; pokes a sleeping process. The const& overload copies
     /// the message straight into the queue (forwards).
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
@@ -151,7 +175,8 @@ private:
     template <class Item>
     SendResult deliver_item(Process& target, Queue queue, Item&& message,
                             const PID* forwarded_by);
-    SendResult reject_full(Process& target, const MailboxMessage& message);
+    SendResult reject_full(Process& target, std::uint64_t from_id, MailboxType type,
+                           const Message& message);
     void deliver_exit(const PID& from, const PID& to, Message signal);
     void deliver_down(const PID& from, const PID& to, Message notice);
     /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.

@@ -49,8 +49,7 @@ sim::Instant Process::now() const {
     if (!is_alive()) {
         return sim::fail(Err::NotAllowed);
     }
-    MailboxMessage item{pid_, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular};
-    return node_.route(this, pid_, to, std::move(item), queue);
+    return node_.send_regular(this, pid_, to, std::move(message), queue);
 }
 
 SendResult Process::send(Address to, Message message) {

@@ -40,6 +40,18 @@ public:
         size_++;
     }
 
+    /// Builds an element in place from `args` (brace-initialized, so aggregates work).
+    /// Precondition: no argument refers into this ring.
+    template <class... Args>
+    void emplace_back(Args&&... args) {
+        if (size_ == capacity_) {
+            grow();
+        }
+        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1))))
+            T{std::forward<Args>(args)...};
+        size_++;
+    }
+
     T& front() {
         RS_ASSERT(size_ > 0);
         return slots_[head_];
