@@ -40,11 +40,12 @@ void Node::run_step(sim::TaskId task) {
 
 [[gnu::always_inline]] inline void Node::take_one(Process& process) {
     // §1.4: exactly one message per step, Urgent, else System, else Main, else Log.
-    std::size_t index = 0;
-    while (process.queues_[index].empty()) {
-        index++;
-        RS_ASSERT(index < 4);
-    }
+    const auto& queues = process.queues_;
+    const std::size_t index = !queues[0].empty() ? 0
+                              : !queues[1].empty() ? 1
+                              : !queues[2].empty() ? 2
+                                                   : 3;
+    RS_ASSERT(!queues[index].empty());
     const auto chosen = static_cast<Queue>(index);
     MailboxMessage message = process.queues_[index].pop_front();
     process.taken_++;
