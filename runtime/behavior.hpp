@@ -12,6 +12,7 @@
 #include "runtime/gen.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/message.hpp"
+#include "sim/assert.hpp"
 #include "sim/time.hpp"
 
 namespace routesim::runtime {
@@ -50,7 +51,10 @@ public:
 
     /// The process this behaviour runs in. Precondition: set (the runtime does it before
     /// process_init).
-    Process& process() const;
+    Process& process() const {
+        RS_ASSERT(process_ != nullptr);
+        return *process_;
+    }
     bool has_process() const { return process_ != nullptr; }
 
 private:

@@ -11,11 +11,6 @@
 
 namespace routesim::runtime {
 
-struct Atom::Entry {
-    std::string text;
-    std::uint64_t hash;
-};
-
 namespace {
 
 // The intern table. Lookups only; nothing iterates it, so its order never reaches output.
@@ -66,14 +61,6 @@ Atom::Atom(std::string_view text) {
     table.entries.push_back(Entry{std::string(text), sim::fnv1a64(text)});
     entry_ = &table.entries.back();
     table.index.emplace(std::string_view(entry_->text), entry_);
-}
-
-std::string_view Atom::text() const {
-    return entry_ == nullptr ? std::string_view() : std::string_view(entry_->text);
-}
-
-std::uint64_t Atom::hash() const {
-    return entry_ == nullptr ? sim::fnv1a64("") : entry_->hash;
 }
 
 sim::Result<Atom, Err> make_atom(std::string_view text) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "runtime/err.hpp"
+#include "sim/prng.hpp"
 #include "sim/result.hpp"
 
 namespace routesim::runtime {
@@ -40,6 +41,21 @@ public:
 private:
     const Entry* entry_ = nullptr;
 };
+
+/// An interned text with its hash; entries live in the atom table for the whole program.
+struct Atom::Entry {
+    std::string text;
+    std::uint64_t hash;
+};
+
+// Inline: trace events and route lookups read them on every message.
+inline std::string_view Atom::text() const {
+    return entry_ == nullptr ? std::string_view() : std::string_view(entry_->text);
+}
+
+inline std::uint64_t Atom::hash() const {
+    return entry_ == nullptr ? sim::fnv1a64("") : entry_->hash;
+}
 
 /// Interns `text`, or returns ErrAtomTooLong for names over 255 bytes.
 sim::Result<Atom, Err> make_atom(std::string_view text);

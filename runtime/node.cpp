@@ -3,17 +3,12 @@
 #include "runtime/node.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
-namespace {
-
-constexpr std::uint64_t first_pid_id = 1001;
-
-} // namespace
-
 std::string_view semantics_name(Semantics semantics) {
     return semantics == Semantics::Documented ? "documented" : "upstream";
 }
@@ -42,21 +37,6 @@ Node::Node(sim::World& world, NodeOptions options)
 Node::~Node() = default;
 
 // -- queries ------------------------------------------------------------------------------
-
-Process* Node::slot(std::uint64_t id) const {
-    if (id < first_pid_id || id - first_pid_id >= table_.size()) {
-        return nullptr;
-    }
-    return table_[id - first_pid_id].get();
-}
-
-Process* Node::find(const PID& pid) const {
-    Process* process = slot(pid.id);
-    if (process == nullptr || process->pid_ != pid || process->state_ == ProcessState::Terminated) {
-        return nullptr;
-    }
-    return process;
-}
 
 Process* Node::find(Atom name) const {
     auto entry = names_.find(name);
@@ -126,7 +106,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     if (behavior == nullptr) {
         // §2.8 steps 2-3: the PID was allocated before the factory ran; keep its table slot
         // (empty) so that IDs stay dense and are never reused.
-        RS_ASSERT(pid.id - first_pid_id == table_.size());
+        RS_ASSERT(pid.id - first_pid_id_ == table_.size());
         table_.push_back(nullptr);
         return sim::fail(Error::text("factory function must return non nil value"));
     }
@@ -139,7 +119,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
                                            std::move(behavior));
     Process& process = *owned;
     process.behavior_->process_ = &process;
-    RS_ASSERT(pid.id - first_pid_id == table_.size());
+    RS_ASSERT(pid.id - first_pid_id_ == table_.size());
     table_.push_back(std::move(owned));
     live_count_++;
     world_.emit(trace::spawn, {{trace::pid, pid.id},
@@ -207,7 +187,7 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
         deliver_exit(process.pid_, target, MessageExitPID{process.pid_, reason});
     }
     drop_queued(process, "init_failed");
-    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
 }
 
 Status Node::panicked(Process& process) {
@@ -220,8 +200,8 @@ Status Node::panicked(Process& process) {
 
 // -- delivery -----------------------------------------------------------------------------
 
-SendResult Node::route(Process* from, const PID& from_pid, const Address& to,
-                       MailboxMessage&& message, Queue queue) {
+SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to,
+                           MailboxMessage&& message, Queue queue) {
     Process* target = nullptr;
     if (to.is_name()) {
         // A by-name lookup happens at send time (§2.2) and reaches a process still in Init.
@@ -257,18 +237,25 @@ SendResult Node::route(Process* from, const PID& from_pid, const Address& to,
     return sim::fail(failure);
 }
 
-SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
-                         const PID* forwarded_by) {
+SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType type,
+                             const Message& message) {
+    world_.emit(trace::send_failed, {{trace::from, from_id},
+                                     {trace::to, target.pid_.id},
+                                     {trace::type, mailbox_type_name(type)},
+                                     {trace::msg, message.type_name()},
+                                     {trace::err, ergo_name(Err::ProcessMailboxFull)}});
+    return sim::fail(Err::ProcessMailboxFull);
+}
+
+template <class Item>
+[[gnu::always_inline]] inline SendResult Node::deliver_item(Process& target, Queue queue,
+                                                            Item&& message,
+                                                            const PID* forwarded_by) {
     auto& ring = target.queue(queue);
     if (target.options_.mailbox_size > 0 &&
         static_cast<std::int64_t>(ring.size()) >= target.options_.mailbox_size) {
         // §1.4: each queue is capped separately.
-        world_.emit(trace::send_failed, {{trace::from, message.from.id},
-                                         {trace::to, target.pid_.id},
-                                         {trace::type, mailbox_type_name(message.type)},
-                                         {trace::msg, message.message.type_name()},
-                                         {trace::err, ergo_name(Err::ProcessMailboxFull)}});
-        return sim::fail(Err::ProcessMailboxFull);
+        return reject_full(target, message.from.id, message.type, message.message);
     }
     if (forwarded_by == nullptr) {
         world_.emit(trace::send, {{trace::id, message.id},
@@ -285,22 +272,30 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
                                      {trace::from, message.from.id},
                                      {trace::queue, static_cast<std::uint64_t>(queue)}});
     }
-    ring.push_back(std::move(message));
+    if constexpr (std::is_same_v<std::remove_cvref_t<Item>, NewMessage>) {
+        ring.emplace_back(message.from, Ref{}, std::move(message.message), message.id, Atom(),
+                          message.type);
+    } else {
+        ring.push_back(std::forward<Item>(message));
+    }
     poke(target);
     return {};
 }
 
-void Node::poke(Process& process) {
-    if (process.state_ == ProcessState::Sleep) {
-        process.state_ = ProcessState::Running;
-    }
-    const bool can_step = process.state_ == ProcessState::Running ||
-                          process.state_ == ProcessState::Zombee;
-    if (can_step && !process.runnable_ && !process.in_step_ && !process.busy_ &&
-        !process.stopping_ && process.wait_ == nullptr) {
-        process.runnable_ = true;
-        world_.scheduler().make_runnable(process.pid_.id);
-    }
+SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
+                         const PID* forwarded_by) {
+    return deliver_item(target, queue, std::move(message), forwarded_by);
+}
+
+SendResult Node::deliver(Process& target, Queue queue, const MailboxMessage& message,
+                         const PID* forwarded_by) {
+    return deliver_item(target, queue, message, forwarded_by);
+}
+
+SendResult Node::deliver_new(Process& target, Queue queue, const PID& from, Message&& message) {
+    // The id is taken before the mailbox check, as route() does for a built item.
+    const NewMessage item{from, message, next_message_id(), MailboxType::Regular};
+    return deliver_item(target, queue, item, nullptr);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
@@ -329,8 +324,7 @@ void Node::deliver_down(const PID& from, const PID& to, Message notice) {
 }
 
 SendResult Node::send(Address to, Message message, MessagePriority priority) {
-    MailboxMessage item{core_pid_, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular};
-    return route(nullptr, core_pid_, to, std::move(item), queue_for(priority));
+    return send_regular(nullptr, core_pid_, to, std::move(message), queue_for(priority));
 }
 
 SendResult Node::send_exit(const PID& to, Error reason) {

@@ -60,7 +60,14 @@ public:
     /// Test-only: true when NodeOptions::mutation is `mutation` (testing_mutation.hpp).
     bool mutation_active(Mutation mutation) const { return options_.mutation == mutation; }
     /// The live (or Zombee) process with this PID; nullptr when unknown or terminated.
-    Process* find(const PID& pid) const;
+    Process* find(const PID& pid) const {
+        Process* process = slot(pid.id);
+        if (process == nullptr || process->pid_ != pid ||
+            process->state_ == ProcessState::Terminated) {
+            return nullptr;
+        }
+        return process;
+    }
     /// The process registered under `name`; nullptr when none.
     Process* find(Atom name) const;
     /// Node.ProcessPID: the PID registered under `name` (R10), or ProcessUnknown.
@@ -118,19 +125,77 @@ private:
                                           ProcessOptions options, const Args& args);
     Status run_init(Process& process, const Args& args);
     void finish_failed_init(Process& process, const Error& reason);
-    /// Routes a message to `to`; sender is `from` (a process or null for the node).
+    /// Routes a message to `to`; sender is `from` (a process or null for the node). Inline
+    /// for the common case, a PID of a live process; everything else takes route_any.
     SendResult route(Process* from, const PID& from_pid, const Address& to,
-                     MailboxMessage&& message, Queue queue);
-    /// Pushes into a process's queue; pokes a sleeping process.
+                     MailboxMessage&& message, Queue queue) {
+        if (!to.is_name()) {
+            Process* target = find(to.pid());
+            // During Init the PID is not routable, except for the process's own sends (§2.1).
+            if (target != nullptr && target->is_alive() &&
+                (target->state_ != ProcessState::Init || target == from)) {
+                message.id = next_message_id();
+                return deliver(*target, queue, std::move(message), nullptr);
+            }
+        }
+        return route_any(from, from_pid, to, std::move(message), queue);
+    }
+    SendResult route_any(Process* from, const PID& from_pid, const Address& to,
+                         MailboxMessage&& message, Queue queue);
+    /// route() for a regular send (Process::send, Node::send): the mailbox item is built in
+    /// its queue slot, so the payload is moved once.
+    SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
+                            Message&& message, Queue queue) {
+        if (!to.is_name()) {
+            Process* target = find(to.pid());
+            if (target != nullptr && target->is_alive() &&
+                (target->state_ != ProcessState::Init || target == from)) {
+                return deliver_new(*target, queue, from_pid, std::move(message));
+            }
+        }
+        return route_any(from, from_pid, to,
+                         MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
+                                        MailboxType::Regular},
+                         queue);
+    }
+    /// The parts of a regular mailbox item, for deliver_item to build it in place.
+    struct NewMessage {
+        const PID& from;
+        Message& message;
+        std::uint64_t id;
+        MailboxType type;
+    };
+    SendResult deliver_new(Process& target, Queue queue, const PID& from, Message&& message);
+    /// Pushes into a process's queue; pokes a sleeping process. The const& overload copies
+    /// the message straight into the queue (forwards).
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
                        const PID* forwarded_by);
+    SendResult deliver(Process& target, Queue queue, const MailboxMessage& message,
+                       const PID* forwarded_by);
+    template <class Item>
+    SendResult deliver_item(Process& target, Queue queue, Item&& message,
+                            const PID* forwarded_by);
+    SendResult reject_full(Process& target, std::uint64_t from_id, MailboxType type,
+                           const Message& message);
     void deliver_exit(const PID& from, const PID& to, Message signal);
     void deliver_down(const PID& from, const PID& to, Message notice);
-    void poke(Process& process);
+    /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.
+    void poke(Process& process) {
+        if (process.state_ == ProcessState::Sleep) {
+            process.state_ = ProcessState::Running;
+        }
+        const bool can_step = process.state_ == ProcessState::Running ||
+                              process.state_ == ProcessState::Zombee;
+        if (can_step && !process.runnable_ && !process.in_step_ && !process.busy_ &&
+            !process.stopping_ && process.wait_ == nullptr) {
+            process.runnable_ = true;
+            world_.scheduler().make_runnable(process.pid_.id);
+        }
+    }
     void step(Process& process);
     void take_one(Process& process);
     void resume_call(Process& process);
-    void after_callback(Process& process, Status status);
+    void after_callback(Process& process, const Status& status);
     void begin_termination(Process& process, Error reason);
     void teardown(Process& process, const Error& reason);
     void notify_consumers(Process& process, const Error& propagated);
@@ -155,8 +220,16 @@ private:
     SendResult remove_relation(Process& consumer, Address target, bool is_monitor);
     SendResult respond(const PID& from, const PID& to, const Ref& ref, CallResult result);
     std::uint64_t next_message_id() { return ++message_ids_; }
-    Process* slot(std::uint64_t id) const;
+    /// The table entry of process id `id` (any state), or nullptr. Inline: the hot path.
+    Process* slot(std::uint64_t id) const {
+        if (id < first_pid_id_ || id - first_pid_id_ >= table_.size()) {
+            return nullptr;
+        }
+        return table_[id - first_pid_id_].get();
+    }
     void schedule_unbusy(Process& process, sim::Duration cost);
+
+    static constexpr std::uint64_t first_pid_id_ = 1001; // the first user process (§1.1)
 
     sim::World& world_;
     sim::FaultSiteId take_site_;

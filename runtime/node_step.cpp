@@ -10,7 +10,6 @@
 namespace routesim::runtime {
 namespace {
 
-constexpr std::uint64_t first_pid_id = 1001;
 constexpr std::uint8_t stale_responses_max = 10; // the response channel's capacity (§2.4)
 
 } // namespace
@@ -24,7 +23,8 @@ void Node::run_step(sim::TaskId task) {
     graveyard_.clear();
 }
 
-void Node::step(Process& process) {
+// step, take_one and after_callback are inlined into run_step: the hot path of every message.
+[[gnu::always_inline]] inline void Node::step(Process& process) {
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (process.wait_ != nullptr) {
         resume_call(process);
@@ -38,19 +38,16 @@ void Node::step(Process& process) {
     take_one(process);
 }
 
-void Node::take_one(Process& process) {
+[[gnu::always_inline]] inline void Node::take_one(Process& process) {
     // §1.4: exactly one message per step, Urgent, else System, else Main, else Log.
-    Queue chosen = Queue::Urgent;
-    bool found = false;
-    for (Queue candidate : {Queue::Urgent, Queue::System, Queue::Main, Queue::Log}) {
-        if (!process.queue(candidate).empty()) {
-            chosen = candidate;
-            found = true;
-            break;
-        }
-    }
-    RS_ASSERT(found);
-    MailboxMessage message = process.queue(chosen).pop_front();
+    const auto& queues = process.queues_;
+    const std::size_t index = !queues[0].empty() ? 0
+                              : !queues[1].empty() ? 1
+                              : !queues[2].empty() ? 2
+                                                   : 3;
+    RS_ASSERT(!queues[index].empty());
+    const auto chosen = static_cast<Queue>(index);
+    MailboxMessage message = process.queues_[index].pop_front();
     process.taken_++;
     world_.emit(trace::take, {{trace::pid, process.pid_.id},
                               {trace::id, message.id},
@@ -91,7 +88,8 @@ void Node::resume_call(Process& process) {
     after_callback(process, status);
 }
 
-void Node::after_callback(Process& process, Status status) {
+[[gnu::always_inline]] inline void Node::after_callback(Process& process,
+                                                          const Status& status) {
     process.in_step_ = false;
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (!status) {
@@ -382,7 +380,7 @@ void Node::teardown(Process& process, const Error& reason) {
                                  {trace::level, "error"},
                                  {trace::text, "panic in terminate"}});
     }
-    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
 }
 
 void Node::notify_consumers(Process& process, const Error& propagated) {

@@ -25,11 +25,6 @@ std::string_view mailbox_type_name(MailboxType type) {
     return {};
 }
 
-Process& Behavior::process() const {
-    RS_ASSERT(process_ != nullptr);
-    return *process_;
-}
-
 Process::Process(Node& node, PID pid, PID parent, PID leader, ProcessOptions options,
                  std::unique_ptr<Behavior> behavior)
     : node_(node),
@@ -48,20 +43,21 @@ sim::Instant Process::now() const {
     return node_.now();
 }
 
+// Inline in both sends: the hot path of every message.
+[[gnu::always_inline]] inline SendResult Process::send_regular(const Address& to,
+                                                               Message&& message, Queue queue) {
+    if (!is_alive()) {
+        return sim::fail(Err::NotAllowed);
+    }
+    return node_.send_regular(this, pid_, to, std::move(message), queue);
+}
+
 SendResult Process::send(Address to, Message message) {
     return send_regular(to, std::move(message), queue_for(options_.send_priority));
 }
 
 SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
     return send_regular(to, std::move(message), queue_for(priority));
-}
-
-SendResult Process::send_regular(const Address& to, Message&& message, Queue queue) {
-    if (!is_alive()) {
-        return sim::fail(Err::NotAllowed);
-    }
-    MailboxMessage item{pid_, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular};
-    return node_.route(this, pid_, to, std::move(item), queue);
 }
 
 sim::Result<sim::TimerId, Err> Process::send_after(Address to, Message message,
@@ -140,7 +136,7 @@ SendResult Process::forward(const PID& to, const MailboxMessage& message,
     if (!target->is_alive()) {
         return sim::fail(Err::ProcessTerminated);
     }
-    return node_.deliver(*target, queue_for(priority), MailboxMessage(message), &pid_);
+    return node_.deliver(*target, queue_for(priority), message, &pid_);
 }
 
 sim::Result<PID, Error> Process::spawn(const Factory& factory, ProcessOptions options,

@@ -155,19 +155,57 @@ const MailboxMessage& Router::current() const {
 }
 
 std::optional<std::size_t> Router::find(Atom name) const {
-    // The routing hot path: a scan of the compact name column, not of the entries.
-    for (std::size_t i = 0; i < names_.size(); i++) {
-        if (names_[i] == name) {
-            return i;
+    // The routing hot path: a probe of the name index, whatever the table's length.
+    if (name_slots_.empty()) {
+        return std::nullopt;
+    }
+    const std::size_t mask = name_slots_.size() - 1;
+    for (std::size_t at = name.hash() & mask;; at = (at + 1) & mask) {
+        const std::uint32_t slot = name_slots_[at];
+        if (slot == 0) {
+            return std::nullopt;
+        }
+        if (names_[slot - 1] == name) {
+            return slot - 1;
         }
     }
-    return std::nullopt;
+}
+
+void Router::index_name(std::size_t index) {
+    // Names are unique in the table; were one repeated, its first entry would win, as a scan
+    // in table order finds it.
+    const std::size_t mask = name_slots_.size() - 1;
+    std::size_t at = names_[index].hash() & mask;
+    while (name_slots_[at] != 0 && names_[name_slots_[at] - 1] != names_[index]) {
+        at = (at + 1) & mask;
+    }
+    if (name_slots_[at] == 0) {
+        name_slots_[at] = static_cast<std::uint32_t>(index + 1);
+    }
+}
+
+void Router::index_names() {
+    // At most half full, so every probe ends at a free slot.
+    std::size_t capacity = 8;
+    while (capacity < 2 * names_.size()) {
+        capacity *= 2;
+    }
+    name_slots_.assign(capacity, 0);
+    for (std::size_t i = 0; i < names_.size(); i++) {
+        index_name(i);
+    }
 }
 
 void Router::append_entry(Entry entry) {
     names_.push_back(entry.spec.name);
     table_.push_back(std::move(entry));
     RS_ASSERT(names_.size() == table_.size());
+    if (2 * names_.size() > name_slots_.size()) {
+        index_names(); // grows; amortized constant per append
+    } else {
+        index_name(names_.size() - 1);
+    }
+    RS_ASSERT(names_.size() < name_slots_.size());
 }
 
 void Router::erase_entry(std::size_t index) {
@@ -175,6 +213,7 @@ void Router::erase_entry(std::size_t index) {
     table_.erase(table_.begin() + static_cast<std::ptrdiff_t>(index));
     names_.erase(names_.begin() + static_cast<std::ptrdiff_t>(index));
     RS_ASSERT(names_.size() == table_.size());
+    index_names(); // the entries behind `index` moved up by one
 }
 
 std::optional<std::size_t> Router::find(const PID& pid) const {
@@ -356,7 +395,9 @@ Status Router::route_one(MailboxMessage& message) {
     return deliver_failure(message, name, *routed.reason);
 }
 
-Router::Routed Router::resolve(Atom name, const MailboxMessage& message) {
+// Inline in route_one, its only caller: the routing hot path.
+[[gnu::always_inline]] inline Router::Routed Router::resolve(Atom name,
+                                                            const MailboxMessage& message) {
     // R10: owned routes first (they shadow registered names), then the registry.
     if (const std::optional<std::size_t> index = find(name)) {
         const Entry& entry = table_[*index];

@@ -212,6 +212,8 @@ private:
     std::optional<std::size_t> find(const PID& pid) const;
     void append_entry(Entry entry);
     void erase_entry(std::size_t index);
+    void index_name(std::size_t index);
+    void index_names();
     std::string_view state_name(std::size_t index) const;
     void trace_pending(Atom name, std::string_view from, std::string_view to, const PID& worker);
     void trace_restart(Atom name, std::string_view kind, const PID& worker);
@@ -228,7 +230,9 @@ private:
     RouteResult swap_and_spawn(std::size_t index, const Route& spec, const PID& stale);
 
     std::vector<Entry> table_;
-    std::vector<Atom> names_; // table_[i].spec.name, kept beside it for the routing scan
+    std::vector<Atom> names_; // table_[i].spec.name, kept beside it for the routing lookup
+    // Open-addressed index of names_ by Atom::hash() (lookups only): 0 = free, else i + 1.
+    std::vector<std::uint32_t> name_slots_;
     std::set<PID> pending_exit_; // R50: workers dropped before their exit was consumed
     RouterCounters counters_;
     std::int64_t mailbox_size_ = 0;

@@ -34,7 +34,7 @@ Result<Policy, std::string> parse_policy(std::string_view name) {
 }
 
 Scheduler::Scheduler(SchedulerOptions options, Prng prng)
-    : options_(std::move(options)), prng_(prng) {
+    : options_(std::move(options)), ordered_path_(uses_ordered_set()), prng_(prng) {
     if (options_.policy == Policy::Pct) {
         RS_ASSERT(options_.pct_depth >= 1);
         const std::uint64_t window = std::max<std::uint64_t>(options_.pct_steps_expected, 1);
@@ -49,20 +49,19 @@ std::size_t Scheduler::runnable_count() const {
     return uses_ordered_set() ? ordered_.size() : fifo_.size();
 }
 
-void Scheduler::make_runnable(TaskId task) {
+void Scheduler::make_runnable_ordered(TaskId task) {
+    RS_ASSERT(uses_ordered_set());
     Runnable entry{task, next_ticket_++};
     if (options_.policy == Policy::Pct) {
         entry.priority = pct_priority(task);
     }
-    if (uses_ordered_set()) {
-        auto at = std::lower_bound(ordered_.begin(), ordered_.end(), task,
-                                   [](const Runnable& r, TaskId id) { return r.task < id; });
-        RS_ASSERT(at == ordered_.end() || at->task != task);
-        ordered_.insert(at, entry);
-    }
+    auto at = std::lower_bound(ordered_.begin(), ordered_.end(), task,
+                               [](const Runnable& r, TaskId id) { return r.task < id; });
+    RS_ASSERT(at == ordered_.end() || at->task != task);
+    ordered_.insert(at, entry);
     if (needs_fifo_queue()) {
         fifo_.push_back(entry);
-        if (uses_ordered_set() && fifo_.size() > 2 * ordered_.size() + 64) {
+        if (fifo_.size() > 2 * ordered_.size() + 64) {
             compact_fifo_queue();
         }
     }
@@ -99,13 +98,13 @@ bool Scheduler::remove(TaskId task) {
         ordered_.erase(ordered_.begin() + static_cast<std::ptrdiff_t>(index));
         return true;
     }
-    auto at = std::find_if(fifo_.begin(), fifo_.end(),
-                           [task](const Runnable& r) { return r.task == task; });
-    if (at == fifo_.end()) {
-        return false;
+    for (std::size_t i = 0; i < fifo_.size(); i++) {
+        if (fifo_.at(i).task == task) {
+            fifo_.erase_at(i);
+            return true;
+        }
     }
-    fifo_.erase(at);
-    return true;
+    return false;
 }
 
 std::size_t Scheduler::canonical_index() {

@@ -4,12 +4,12 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sim/detail/run_queue.hpp"
 #include "sim/prng.hpp"
 #include "sim/result.hpp"
 
@@ -68,7 +68,14 @@ public:
 
     // -- commands ---------------------------------------------------------------------
     /// Adds a task to the runnable set. Precondition: the task is not runnable already.
-    void make_runnable(TaskId task);
+    /// Inline: under fifo without a log this is one push on the FIFO queue.
+    void make_runnable(TaskId task) {
+        if (!ordered_path_) {
+            fifo_.push_back(Runnable{task, next_ticket_++});
+            return;
+        }
+        make_runnable_ordered(task);
+    }
     /// Removes a runnable task without running it (its process died). Returns false when it
     /// was not runnable.
     bool remove(TaskId task);
@@ -76,7 +83,7 @@ public:
     /// Returns nothing when no task is runnable.
     /// Inline: the fifo fast path then stays in registers in the run loop.
     std::optional<TaskId> pick() {
-        if (!uses_ordered_set()) {
+        if (!ordered_path_) {
             if (fifo_.empty()) {
                 return std::nullopt;
             }
@@ -100,6 +107,7 @@ private:
     bool uses_ordered_set() const {
         return options_.policy != Policy::Fifo || options_.record_fifo;
     }
+    void make_runnable_ordered(TaskId task);
     std::optional<TaskId> pick_ordered();
     bool needs_fifo_queue() const;
     void compact_fifo_queue();
@@ -111,13 +119,14 @@ private:
     TaskId take(std::size_t index);
 
     SchedulerOptions options_;
+    bool ordered_path_; // uses_ordered_set(), fixed at construction
     Prng prng_;
     std::uint64_t next_ticket_ = 0;
     std::uint64_t steps_ = 0;
     // Fast path (fifo, no log): the FIFO queue alone.
     // Ordered path: `ordered_` sorted by task id, `fifo_` as a lazily cleaned canonical queue.
     std::vector<Runnable> ordered_;
-    std::deque<Runnable> fifo_;
+    detail::RunQueue<Runnable> fifo_;
     std::vector<std::uint32_t> decisions_;
     std::size_t replay_next_ = 0;
     // PCT state: priority per task id (sorted vector of pairs), change points (sorted steps).

@@ -8,6 +8,7 @@
 #include <deque>
 #include <initializer_list>
 #include <iosfwd>
+#include <new>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -123,20 +124,19 @@ public:
     /// Emits one event at `at`. Cost: one lane per field (independent), two folds, and one
     /// call per sink. Inline so that with constant keys the lanes fold to a few instructions
     /// and the field array is only built when a sink wants it.
-    void emit(Instant at, TraceKey kind, std::initializer_list<TraceField> fields) {
-        emit(at, kind, fields.begin(), fields.size());
+    [[gnu::always_inline]] void emit(Instant at, TraceKey kind,
+                                     std::initializer_list<TraceField> fields) {
+        const std::uint64_t seq = fold(at, kind, fields.begin(), fields.size());
+        if (!sinks_.empty()) {
+            // Sinks see a copy, so that the caller's array never escapes: with no sink the
+            // compiler keeps the fields in registers and stores no array at all.
+            FieldCopy copy(fields.begin(), fields.size());
+            dispatch(TraceEvent{seq, at, kind, copy.data(fields.begin()), fields.size()});
+        }
     }
     /// Emits one event whose fields are in a caller-owned array.
     void emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count) {
-        std::uint64_t digest = count;
-#pragma GCC unroll 8
-        for (std::size_t i = 0; i < count; i++) {
-            digest += TraceHasher::lane(fields[i].key.hash, fields[i].value.type(),
-                                        fields[i].value.hash_word(), i);
-        }
-        hasher_.fold(TraceHasher::head(kind.hash, at.ns()));
-        hasher_.fold(digest);
-        const std::uint64_t seq = next_seq_++;
+        const std::uint64_t seq = fold(at, kind, fields, count);
         if (!sinks_.empty()) {
             dispatch(TraceEvent{seq, at, kind, fields, count});
         }
@@ -154,6 +154,65 @@ public:
     std::uint64_t count() const { return next_seq_; }
 
 private:
+    /// A copy of up to fields_copied_max fields for the sinks (longer lists are not copied).
+    class FieldCopy {
+    public:
+        static constexpr std::size_t fields_copied_max = 16;
+        [[gnu::always_inline]] FieldCopy(const TraceField* fields, std::size_t count)
+            : count_(count) {
+            if (count_ > fields_copied_max) {
+                return;
+            }
+#pragma GCC unroll 16
+            for (std::size_t i = 0; i < count_; i++) {
+                // Member by member, not as a block, so that each read is forwarded from the
+                // caller's store and the caller's array disappears.
+                ::new (static_cast<void*>(&items_[i])) TraceField{fields[i].key,
+                                                                  rebuilt(fields[i].value)};
+            }
+        }
+        FieldCopy(const FieldCopy&) = delete;
+        FieldCopy& operator=(const FieldCopy&) = delete;
+        ~FieldCopy() {}
+        /// The copied fields, or `original` when the list was too long to copy.
+        const TraceField* data(const TraceField* original) const {
+            return count_ > fields_copied_max ? original : items_;
+        }
+
+    private:
+        [[gnu::always_inline]] static TraceValue rebuilt(const TraceValue& value) {
+            switch (value.type()) {
+            case TraceValue::Type::Int:
+                return TraceValue(value.as_int());
+            case TraceValue::Type::Uint:
+                return TraceValue(value.as_uint());
+            case TraceValue::Type::Bool:
+                return TraceValue(value.as_bool());
+            case TraceValue::Type::Text:
+                break;
+            }
+            return TraceValue(value.as_text(), value.hash_word());
+        }
+
+        std::size_t count_;
+        union {
+            TraceField items_[fields_copied_max]; // TraceField is trivially destructible
+        };
+    };
+
+    /// Folds one event into the hash and returns its sequence number.
+    [[gnu::always_inline]] std::uint64_t fold(Instant at, TraceKey kind, const TraceField* fields,
+                                              std::size_t count) {
+        std::uint64_t digest = count;
+#pragma GCC unroll 8
+        for (std::size_t i = 0; i < count; i++) {
+            digest += TraceHasher::lane(fields[i].key.hash, fields[i].value.type(),
+                                        fields[i].value.hash_word(), i);
+        }
+        hasher_.fold(TraceHasher::head(kind.hash, at.ns()));
+        hasher_.fold(digest);
+        return next_seq_++;
+    }
     void dispatch(const TraceEvent& event) const;
 
     TraceHasher hasher_;

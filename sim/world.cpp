@@ -121,6 +121,27 @@ void World::fire_due_timers() {
     }
 }
 
+bool World::run_steps() {
+    std::optional<TaskId> task = scheduler_.pick();
+    if (!task) {
+        return false;
+    }
+    // Step after step while nothing else needs the loop: no stop request, no limit reached
+    // and no timer due (the checks the loop would make before its next pick).
+    while (true) {
+        events_++;
+        runner_->run_step(*task);
+        if (stop_requested_ || events_ >= limits_.events_max ||
+            (!timers_.empty() && timers_.top().due.ns() <= now_ns_)) {
+            return true;
+        }
+        task = scheduler_.pick();
+        if (!task) {
+            return true;
+        }
+    }
+}
+
 bool World::limits_reached(RunOutcome& outcome) const {
     if (stop_requested_) {
         outcome.reason = StopReason::Requested;
@@ -145,9 +166,7 @@ RunOutcome World::run(std::optional<Instant> until) {
         if (limits_reached(outcome)) {
             break;
         }
-        if (const std::optional<TaskId> task = scheduler_.pick()) {
-            events_++;
-            runner_->run_step(*task);
+        if (run_steps()) {
             continue;
         }
         // Nothing runnable at this instant: jump to the next due timer, if any.

@@ -113,7 +113,7 @@ public:
     /// Cancels a timer. Returns true when it had not fired yet.
     bool cancel(TimerId timer);
     /// Emits a trace event at the current time.
-    void emit(TraceKey kind, std::initializer_list<TraceField> fields) {
+    [[gnu::always_inline]] void emit(TraceKey kind, std::initializer_list<TraceField> fields) {
         trace_.emit(now(), kind, fields);
     }
     /// Asks the loop to stop after the current step (reported as StopReason::Requested).
@@ -134,6 +134,8 @@ private:
         std::uint64_t generation;
     };
     void fire_due_timers();
+    /// Runs picked tasks until something needs the run loop; false when none was runnable.
+    bool run_steps();
     void drop_cancelled_head();
     bool limits_reached(RunOutcome& outcome) const;
 

@@ -31,7 +31,26 @@ public:
         ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(std::move(value));
         size_++;
     }
-    void push_back(const T& value) { push_back(T(value)); }
+    void push_back(const T& value) {
+        if (size_ == capacity_) {
+            push_back(T(value)); // copied before growing: `value` may live in this ring
+            return;
+        }
+        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(value);
+        size_++;
+    }
+
+    /// Builds an element in place from `args` (brace-initialized, so aggregates work).
+    /// Precondition: no argument refers into this ring.
+    template <class... Args>
+    void emplace_back(Args&&... args) {
+        if (size_ == capacity_) {
+            grow();
+        }
+        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1))))
+            T{std::forward<Args>(args)...};
+        size_++;
+    }
 
     T& front() {
         RS_ASSERT(size_ > 0);
@@ -65,7 +84,7 @@ public:
     }
 
 private:
-    void grow() {
+    [[gnu::noinline]] void grow() {
         const std::uint32_t capacity = capacity_ == 0 ? 4 : capacity_ * 2;
         RS_ASSERT(capacity > capacity_);
         T* slots = std::allocator<T>().allocate(capacity);
