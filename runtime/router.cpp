@@ -442,7 +442,9 @@ Status Router::route_one(MailboxMessage& message) {
     return Routed{true, registered.value(), std::nullopt};
 }
 
-Router::Routed Router::forward_owned(std::size_t index, const MailboxMessage& message) {
+// Inline in resolve: forwarding to a running route is the routing hot path.
+[[gnu::always_inline]] inline Router::Routed Router::forward_owned(
+    std::size_t index, const MailboxMessage& message) {
     // R45 step 1; R21: the message goes on unchanged with Normal priority.
     const PID pid = table_[index].pid;
     RS_ASSERT(!pid.empty());
