@@ -109,26 +109,32 @@ bool KeyAffinity::watches(const sim::TraceKey& kind) const {
     return kind_is_one_of(kind, {route_key, trace::route, trace::take});
 }
 
+KeyAffinity::Text KeyAffinity::keep(std::string_view text) {
+    const Text kept{static_cast<std::uint32_t>(texts_.size()), static_cast<std::uint32_t>(text.size())};
+    texts_.append(text);
+    return kept;
+}
+
 KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t key_hash,
                                            std::string_view key, bool& added) {
     if (2 * (chosen_used_ + 1) > chosen_.size()) {
         std::vector<Chosen> old = std::move(chosen_);
-        chosen_.assign(old.empty() ? 64 : 2 * old.size(), Chosen{});
+        chosen_.assign(old.empty() ? 256 : 2 * old.size(), Chosen{});
         chosen_used_ = 0;
-        for (Chosen& entry : old) {
+        for (const Chosen& entry : old) {
             if (entry.used) {
                 bool moved = false;
-                slot_of(entry.router, entry.key_hash, entry.key, moved) = std::move(entry);
+                slot_of(entry.router, entry.key_hash, text(entry.key), moved) = entry;
             }
         }
     }
     const std::size_t mask = chosen_.size() - 1;
     std::size_t at = static_cast<std::size_t>((router * 0x9e3779b97f4a7c15ULL) ^ key_hash) & mask;
     while (chosen_[at].used) {
-        Chosen& entry = chosen_[at];
-        if (entry.router == router && entry.key_hash == key_hash && entry.key == key) {
+        const Chosen& entry = chosen_[at];
+        if (entry.router == router && entry.key_hash == key_hash && text(entry.key) == key) {
             added = false;
-            return entry;
+            return chosen_[at];
         }
         at = (at + 1) & mask;
     }
@@ -152,20 +158,19 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
         const Choice choice{std::string(name), event.seq, event.at};
         bool added = false;
         Chosen& slot = slot_of(router, key_hash, key, added);
-        const Choice* earlier = nullptr;
         if (added) {
-            slot.key.assign(key);
-            slot.choice = choice;
-        } else {
-            earlier = &slot.choice;
-        }
-        if (earlier != nullptr && earlier->name != name) {
+            slot.key = keep(key);
+            slot.name = keep(name);
+            slot.seq = event.seq;
+            slot.at = event.at;
+        } else if (text(slot.name) != name) {
             const std::string key_copy(key);
+            const Choice earlier{std::string(text(slot.name)), slot.seq, slot.at};
             report(event.at,
                    "router " + pid_text(router) + " sent key " + key_copy + " to route " +
                        quoted(name) + ", but earlier sent the same key to route " +
-                       quoted(earlier->name) + " (one key maps to one route for the run)",
-                   {key_witness(router, key_copy, *earlier), key_witness(router, key_copy, choice)});
+                       quoted(earlier.name) + " (one key maps to one route for the run)",
+                   {key_witness(router, key_copy, earlier), key_witness(router, key_copy, choice)});
         }
         auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
                                     [&](const Awaiting& entry) { return entry.router == router; });

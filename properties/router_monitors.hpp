@@ -103,21 +103,31 @@ private:
         std::string key;
         Choice choice;
     };
-    struct Chosen { // the first choice of one router for one key text
+    struct Text { // a text kept in texts_
+        std::uint32_t offset = 0;
+        std::uint32_t length = 0;
+    };
+    struct Chosen { // the first choice of one router for one key text (plain data)
         std::uint64_t router = 0;
         std::uint64_t key_hash = 0; // FNV-1a 64 of the key text (the trace value's hash word)
-        std::string key;
-        Choice choice;
+        Text key;
+        Text name;
+        std::uint64_t seq = 0;
+        sim::Instant at;
         bool used = false;
     };
     static Witness key_witness(std::uint64_t router, const std::string& key, const Choice& choice);
+    std::string_view text(Text text) const { return std::string_view(texts_).substr(text.offset, text.length); }
+    Text keep(std::string_view text);
     /// The slot of (router, key): found, or a free one to fill (added is then true).
     Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key, bool& added);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
-    // keys whose hashes collide take separate slots. No allocation per key (beyond long texts).
+    // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
+    // in one string: no allocation per key, and growing the table moves bytes only.
     std::vector<Chosen> chosen_;
     std::size_t chosen_used_ = 0;
+    std::string texts_;
     std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
 };
 

@@ -175,13 +175,17 @@ void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey p
     if (id >= in_flight_.size()) {
         in_flight_.resize(std::max<std::size_t>(id + 1, 2 * in_flight_.size()));
     }
-    auto [index, added] = pair_index_.try_emplace(pair, static_cast<std::uint32_t>(pairs_.size()));
-    if (added) {
-        pairs_.emplace_back();
+    Recent& recent = recent_[PairHash{}(pair) & (recent_.size() - 1)];
+    if (!recent.set || !(recent.pair == pair)) {
+        auto [index, added] = pair_index_.try_emplace(pair, static_cast<std::uint32_t>(pairs_.size()));
+        if (added) {
+            pairs_.emplace_back();
+        }
+        recent = Recent{pair, index->second, true};
     }
     in_flight_[id] =
-        InFlight{pair, index->second, event.seq, event.at, is_kind(event, trace::forward), true};
-    pairs_[index->second].entries.push_back(Entry{id, event.seq});
+        InFlight{pair, recent.index, event.seq, event.at, is_kind(event, trace::forward), true};
+    pairs_[recent.index].entries.push_back(Entry{id, event.seq});
 }
 
 std::uint64_t PairFifo::oldest_live(Pair& pair) {

@@ -4,6 +4,7 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -120,6 +121,14 @@ private:
     std::vector<InFlight> in_flight_;
     std::vector<Pair> pairs_;
     std::unordered_map<PairKey, std::uint32_t, PairHash> pair_index_; // lookups only
+    // In front of pair_index_: the pair last seen in each of 16 hash buckets (traffic keeps to
+    // a few pairs).
+    struct Recent {
+        PairKey pair{};
+        std::uint32_t index = 0;
+        bool set = false;
+    };
+    std::array<Recent, 16> recent_{};
 };
 
 /// call_outcome: every call ends exactly once (a response, an error or a timeout); when the
