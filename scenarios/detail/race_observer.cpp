@@ -154,8 +154,21 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name) cons
     if (behaviour == nullptr || name.empty() || name.size() > runtime::atom_length_max) {
         return CoverState::Absent;
     }
-    const auto info = behaviour->route(runtime::Atom(name));
+    const auto info = behaviour->route(route_atom(name));
     return info ? cover_state(*info) : CoverState::Absent;
+}
+
+runtime::Atom RaceObserver::route_atom(std::string_view name) const {
+    for (const auto& [text, atom] : atoms_) {
+        if (text == name) {
+            return atom;
+        }
+    }
+    const runtime::Atom atom(name);
+    if (atoms_.size() < atoms_max) {
+        atoms_.emplace_back(std::string(name), atom);
+    }
+    return atom;
 }
 
 CoverState RaceObserver::known(std::uint64_t router, std::string_view name) {
@@ -400,18 +413,34 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
 }
 
 std::map<std::string, std::uint64_t> RaceObserver::coverage() const {
+    // The entry names, made once per process (every run of a campaign reports coverage).
+    static const std::vector<std::string> pair_names = [] {
+        std::vector<std::string> names;
+        for (std::size_t state = 0; state < cover_state_count; state++) {
+            for (std::size_t event = 0; event < cover_event_count; event++) {
+                names.push_back(std::string(state_names[state]) + " x " + event_name(event));
+            }
+        }
+        return names;
+    }();
+    static const std::vector<std::string> window_names = [] {
+        std::vector<std::string> names;
+        for (std::size_t window = 0; window < window_count; window++) {
+            names.push_back("window:" + std::string(window_name(window)));
+        }
+        return names;
+    }();
     std::map<std::string, std::uint64_t> out;
     for (std::size_t state = 0; state < cover_state_count; state++) {
         for (std::size_t event = 0; event < cover_event_count; event++) {
             if (pairs_[state][event] > 0) {
-                out[std::string(state_names[state]) + " x " + event_name(event)] =
-                    pairs_[state][event];
+                out.emplace(pair_names[state * cover_event_count + event], pairs_[state][event]);
             }
         }
     }
     for (std::size_t window = 0; window < window_count; window++) {
         if (windows_[window] > 0) {
-            out["window:" + std::string(window_name(window))] = windows_[window];
+            out.emplace(window_names[window], windows_[window]);
         }
     }
     return out;

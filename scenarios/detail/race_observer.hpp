@@ -155,6 +155,11 @@ private:
     /// Routers looked up by query() (pid id, behaviour), dropped at their exit event: a
     /// router emits route events only while it runs. Few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, runtime::act::Router*>> routers_;
+    /// Route names query() has interned (at most atoms_max): a route event names one of a
+    /// few routes, and comparing a short text is cheaper than the atom table's lookup.
+    mutable std::vector<std::pair<std::string, runtime::Atom>> atoms_;
+    static constexpr std::size_t atoms_max = 64;
+    runtime::Atom route_atom(std::string_view name) const;
     /// admin_target results found so far (router pid id, target); few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, std::string>> admin_targets_;
     /// The last `take`: which process took which kind of item (a router routes right after).

@@ -151,10 +151,21 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
     if (client.record == nullptr) {
         client.from = runtime::Atom(source.from);
         client.record = &harness_.client(source.from); // std::map nodes are stable
+        if (!source.to.empty() && source.to.size() <= runtime::atom_length_max &&
+            source.to.find('/') == std::string::npos) {
+            client.to_name = runtime::Atom(source.to);
+        }
     }
     runtime::Process* process = node_.find(client.from);
     RS_ASSERT(process != nullptr);
-    const auto target = harness_.resolve(source.to);
+    std::optional<runtime::PID> target;
+    if (client.to_name.has_value()) {
+        if (auto pid = node_.process_pid(*client.to_name)) {
+            target = pid.value();
+        }
+    } else {
+        target = harness_.resolve(source.to);
+    }
     if (!target.has_value()) {
         client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
         return;

@@ -179,6 +179,9 @@ private:
     struct SourceClient {
         runtime::Atom from;
         ClientRecord* record = nullptr;
+        /// `to` when it is a single registered name (no path): looked up by this atom per
+        /// message, as resolve_target would, without interning the text again.
+        std::optional<runtime::Atom> to_name;
     };
     std::vector<SourceClient> source_clients_;
     std::size_t next_pin_ = 0;
