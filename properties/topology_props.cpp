@@ -70,6 +70,37 @@ TEST(TopologyProps, EveryMonitorHoldsUnderSupervisorRestartStorms) {
     gen::check_bounded(focused_budget, [] { holds(*gen::gen_case(Focus::Supervisor)); });
 }
 
+TEST(TopologyProps, EveryMonitorHoldsWhenNestedRoutersFailTheirInit) {
+    gen::check_bounded(focused_budget, [] { holds(*gen::gen_case(Focus::AtomicInit)); });
+}
+
+// The focus above really draws failing Inits (R6): most of its cases have a nested router
+// whose Init fails, where the mixed generator has one in only a few percent.
+TEST(TopologyProps, AtomicInitFocusDrawsFailingNestedRouters) {
+    const auto fails_somewhere = [](const gen::NodeSpec& root) {
+        std::vector<const gen::NodeSpec*> stack{&root};
+        while (!stack.empty()) {
+            const gen::NodeSpec* node = stack.back();
+            stack.pop_back();
+            if (node->init_fails) {
+                return true;
+            }
+            for (const gen::NodeSpec& child : node->children) {
+                stack.push_back(&child);
+            }
+        }
+        return false;
+    };
+    int focused = 0;
+    int mixed = 0;
+    for (std::uint64_t seed = 1; seed <= 200; seed++) {
+        focused += fails_somewhere(gen::sample_case(Focus::AtomicInit, seed, 60).root) ? 1 : 0;
+        mixed += fails_somewhere(gen::sample_case(Focus::Mixed, seed, 60).root) ? 1 : 0;
+    }
+    EXPECT_GE(focused, 60) << "of 200 cases";
+    EXPECT_GT(focused, 2 * mixed);
+}
+
 TEST(TopologyProps, SameCaseAndSeedGiveTheSameTraceHash) {
     gen::check_bounded(focused_budget, [] {
         const TopologyCase topology_case = *gen::gen_case(Focus::Mixed);

@@ -90,7 +90,9 @@ struct TopologyCase {
 
 /// Which part of the runtime a generated case exercises most (the mutation check biases
 /// cases toward the rule it breaks; the suites use Mixed).
-enum class Focus : std::uint8_t { Mixed, Router, Pool, Supervisor };
+/// What a case concentrates on. AtomicInit: a router root over nested routers, a third of
+/// which fail their Init (R6), under router traffic and admin.
+enum class Focus : std::uint8_t { Mixed, Router, Pool, Supervisor, AtomicInit };
 
 /// The generator of cases. `Mixed` draws every kind of root and operation.
 rc::Gen<TopologyCase> gen_case(Focus focus = Focus::Mixed);

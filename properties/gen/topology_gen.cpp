@@ -30,6 +30,7 @@ NodeKind draw_kind(int depth, Focus focus) {
     if (depth == 1) {
         switch (focus) {
         case Focus::Router:
+        case Focus::AtomicInit:
             return NodeKind::Router;
         case Focus::Pool:
             return NodeKind::Pool;
@@ -39,6 +40,9 @@ NodeKind draw_kind(int depth, Focus focus) {
             return *rc::gen::weightedElement<NodeKind>(
                 {{9, NodeKind::Router}, {3, NodeKind::Pool}, {8, NodeKind::Supervisor}});
         }
+    }
+    if (focus == Focus::AtomicInit) {
+        return *rc::gen::weightedElement<NodeKind>({{3, NodeKind::Worker}, {2, NodeKind::Router}});
     }
     if (focus != Focus::Mixed) {
         // Focused cases keep the subject's children simple, so the rule under test is hit.
@@ -64,7 +68,8 @@ NodeSpec draw_node(int depth, Focus focus) {
     case NodeKind::Router:
         children = *rc::gen::inRange(1, 5);
         // R6: a nested router whose Init fails must leave no worker behind.
-        node.init_fails = depth > 1 && *rc::gen::inRange(0, 25) == 0;
+        node.init_fails =
+            depth > 1 && *rc::gen::inRange(0, focus == Focus::AtomicInit ? 3 : 25) == 0;
         break;
     case NodeKind::Pool:
         node.pool_size = *rc::gen::inRange(1, 4);
@@ -105,6 +110,7 @@ struct OpWeights {
 OpWeights weights_for(Focus focus) {
     switch (focus) {
     case Focus::Router:
+    case Focus::AtomicInit:
         return {30, 10, 30, 6, 0, 0, 6, 0, 2, 6};
     case Focus::Pool:
         return {40, 10, 0, 0, 4, 0, 25, 0, 6, 0};
