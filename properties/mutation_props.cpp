@@ -84,6 +84,10 @@ TEST(MutationCheck, RestartBeyondIntensityIsCaught) {
     expect_caught(Mutation::RestartBeyondIntensity, Focus::Supervisor, "restart_intensity");
 }
 
+TEST(MutationCheck, KeepChildrenOfFailedInitIsCaught) {
+    expect_caught(Mutation::KeepChildrenOfFailedInit, Focus::AtomicInit, "atomic_init");
+}
+
 // The switch is off by default: a Node built without options runs the real rules.
 TEST(MutationCheck, NodeOptionsDefaultToNoMutation) {
     EXPECT_EQ(runtime::NodeOptions{}.mutation, Mutation::None);

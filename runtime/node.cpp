@@ -184,6 +184,9 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
     // §2.8 step 4 / R6: everything the failing process linked to as consumer (its children
     // spawned with LinkChild during Init) gets MessageExitPID{failing pid, err} from it.
     for (const PID& target : process.links_out_) {
+        if (mutation_active(Mutation::KeepChildrenOfFailedInit)) {
+            break; // R6 (mutation: the children spawned during Init are left running)
+        }
         deliver_exit(process.pid_, target, MessageExitPID{process.pid_, reason});
     }
     drop_queued(process, "init_failed");

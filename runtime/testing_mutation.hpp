@@ -30,6 +30,9 @@ enum class Mutation : std::uint8_t {
     /// §6.4 broken: the strategy allows one restart more per period than the intensity
     /// the supervisor reports (supervisor.cpp, process_init).
     RestartBeyondIntensity = 6,
+    /// R6 broken: a process whose Init fails does not stop the children it spawned with
+    /// LinkChild during that Init (node.cpp, finish_failed_init).
+    KeepChildrenOfFailedInit = 7,
 };
 
 /// The mutation's name as the tests print it.
@@ -49,6 +52,8 @@ inline std::string_view mutation_name(Mutation mutation) {
         return "pool_duplicate_on_respawn";
     case Mutation::RestartBeyondIntensity:
         return "restart_beyond_intensity";
+    case Mutation::KeepChildrenOfFailedInit:
+        return "keep_children_of_failed_init";
     }
     return "unknown";
 }
