@@ -59,17 +59,21 @@ void MonitorSet::index_kinds(std::size_t slots) {
 }
 
 const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
-    if (kinds_.empty() || 2 * (kinds_used_ + 1) > kinds_.size()) {
-        index_kinds(kinds_.empty() ? 64 : 2 * kinds_.size());
+    if (kinds_.empty()) {
+        index_kinds(64);
     }
     const std::size_t mask = kinds_.size() - 1;
     for (std::size_t at = kind.hash & mask;; at = (at + 1) & mask) {
         KindSlot& slot = kinds_[at];
         if (!slot.used) {
+            // A kind not seen yet (once per kind per run): keep the table at most half full.
+            if (2 * (kinds_used_ + 1) > kinds_.size()) {
+                index_kinds(2 * kinds_.size());
+                return watchers(kind);
+            }
             slot.used = true;
             slot.hash = kind.hash;
             slot.name = std::string(kind.name);
-            slot.name_data = kind.name.data();
             for (const auto& monitor : monitors_) {
                 if (monitor->watches(kind)) {
                     slot.watchers.push_back(monitor.get());
@@ -78,9 +82,7 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             kinds_used_++;
             return slot.watchers;
         }
-        if (slot.hash == kind.hash &&
-            (slot.name_data == kind.name.data() ? slot.name.size() == kind.name.size()
-                                                : slot.name == kind.name)) {
+        if (slot.hash == kind.hash && slot.name == kind.name) {
             return slot.watchers;
         }
     }

@@ -96,7 +96,6 @@ private:
     struct KindSlot { // one event kind seen so far and the monitors that watch it
         std::uint64_t hash = 0;
         std::string name;
-        const char* name_data = nullptr; // the first key's text: constants compare by address
         std::vector<Monitor*> watchers;
         bool used = false;
     };
