@@ -74,6 +74,7 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             slot.used = true;
             slot.hash = kind.hash;
             slot.name = std::string(kind.name);
+            slot.last_text = kind.name.data();
             for (const auto& monitor : monitors_) {
                 if (monitor->watches(kind)) {
                     slot.watchers.push_back(monitor.get());
@@ -82,8 +83,14 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             kinds_used_++;
             return slot.watchers;
         }
-        if (slot.hash == kind.hash && slot.name == kind.name) {
-            return slot.watchers;
+        if (slot.hash == kind.hash) {
+            if (slot.last_text == kind.name.data() && slot.name.size() == kind.name.size()) {
+                return slot.watchers;
+            }
+            if (slot.name == kind.name) {
+                slot.last_text = kind.name.data();
+                return slot.watchers;
+            }
         }
     }
 }

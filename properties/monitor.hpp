@@ -96,6 +96,10 @@ private:
     struct KindSlot { // one event kind seen so far and the monitors that watch it
         std::uint64_t hash = 0;
         std::string name;
+        // The text address this kind last arrived with: emitters name kinds with constant
+        // keys, so a later event of the kind matches by hash and address without comparing
+        // bytes (the rule is_kind follows). Only a fast path: a miss compares the text.
+        const char* last_text = nullptr;
         std::vector<Monitor*> watchers;
         bool used = false;
     };

@@ -171,42 +171,61 @@ PairFifo::InFlight* PairFifo::flight_of(std::uint64_t id) {
     return id < in_flight_.size() && in_flight_[id].live ? &in_flight_[id] : nullptr;
 }
 
-void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair) {
-    if (id >= in_flight_.size()) {
-        in_flight_.resize(std::max<std::size_t>(id + 1, 2 * in_flight_.size()));
-    }
-    Recent& recent = recent_[PairHash{}(pair) & (recent_.size() - 1)];
-    if (!recent.set || !(recent.pair == pair)) {
-        auto [index, added] = pair_index_.try_emplace(pair, static_cast<std::uint32_t>(pairs_.size()));
-        if (added) {
-            pairs_.emplace_back();
+std::uint32_t PairFifo::pair_index(const PairKey& pair) {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = pair.hash() & mask;; at = (at + 1) & mask) {
+        Slot& slot = slots_[at];
+        if (slot.used && slot.pair == pair) {
+            return slot.index;
         }
-        recent = Recent{pair, index->second, true};
+        if (slot.used) {
+            continue;
+        }
+        if (2 * (pairs_.size() + 1) > slots_.size()) { // grow, then probe again
+            std::vector<Slot> old(2 * slots_.size());
+            old.swap(slots_);
+            mask = slots_.size() - 1;
+            for (const Slot& moved : old) {
+                if (moved.used) {
+                    std::size_t to = moved.pair.hash() & mask;
+                    while (slots_[to].used) {
+                        to = (to + 1) & mask;
+                    }
+                    slots_[to] = moved;
+                }
+            }
+            return pair_index(pair);
+        }
+        slot = Slot{pair, static_cast<std::uint32_t>(pairs_.size()), true};
+        pairs_.emplace_back();
+        return slot.index;
     }
-    in_flight_[id] =
-        InFlight{pair, recent.index, event.seq, event.at, is_kind(event, trace::forward), true};
-    pairs_[recent.index].entries.push_back(Entry{id, event.seq});
 }
 
-std::uint64_t PairFifo::oldest_live(Pair& pair) {
-    const auto current = [this](const Entry& entry) {
-        const InFlight* flight = flight_of(entry.id);
-        return flight != nullptr && flight->seq == entry.seq;
-    };
-    while (pair.head < pair.entries.size() && !current(pair.entries[pair.head])) {
-        pair.head++;
+void PairFifo::unlink(std::uint64_t id) {
+    InFlight& flight = in_flight_[id];
+    Pair& pair = pairs_[flight.pair_index];
+    (flight.prev == unlinked ? pair.head : in_flight_[flight.prev].next) = flight.next;
+    (flight.next == unlinked ? pair.tail : in_flight_[flight.next].prev) = flight.prev;
+    flight.prev = flight.next = unlinked;
+    flight.live = false;
+}
+
+void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair) {
+    if (id == unlinked) {
+        return; // not a message id any emitter hands out
     }
-    if (pair.head == pair.entries.size()) {
-        pair.entries.clear(); // keeps its capacity: no reallocation per message
-        pair.head = 0;
-        return no_message;
+    if (id >= in_flight_.size()) {
+        in_flight_.resize(std::max<std::size_t>(id + 1, 2 * in_flight_.size()));
+    } else if (in_flight_[id].live) {
+        unlink(id); // enqueued again without leaving: it now counts at its new place
     }
-    if (pair.head > 64 && 2 * pair.head > pair.entries.size()) {
-        pair.entries.erase(pair.entries.begin(),
-                           pair.entries.begin() + static_cast<std::ptrdiff_t>(pair.head));
-        pair.head = 0;
-    }
-    return pair.entries[pair.head].id;
+    const std::uint32_t index = pair_index(pair);
+    Pair& list = pairs_[index];
+    in_flight_[id] = InFlight{pair,     index, event.seq, event.at, list.tail,
+                              unlinked, is_kind(event, trace::forward), true};
+    (list.tail == unlinked ? list.head : in_flight_[list.tail].next) = id;
+    list.tail = id;
 }
 
 bool PairFifo::watches(const sim::TraceKey& kind) const {
@@ -236,10 +255,9 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
         return; // message_conservation reports unknown ids
     }
     const InFlight flight = *found;
-    Pair& pair = pairs_[flight.pair_index];
-    const std::uint64_t earlier = taken ? oldest_live(pair) : id;
-    RS_ASSERT(earlier != no_message);
-    found->live = false;
+    const std::uint64_t earlier = taken ? pairs_[flight.pair_index].head : id;
+    RS_ASSERT(earlier != unlinked);
+    unlink(id);
     if (earlier != id) {
         std::vector<Witness> witnesses;
         if (const InFlight* earlier_flight = flight_of(earlier)) {

@@ -4,7 +4,6 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -71,7 +70,10 @@ private:
 /// order they were enqueued (a forward is a hop from the forwarder).
 class PairFifo final : public Monitor {
 public:
-    PairFifo() { in_flight_.reserve(message_ids_reserved); }
+    PairFifo() {
+        in_flight_.reserve(message_ids_reserved);
+        slots_.resize(64);
+    }
     std::string_view name() const override { return "pair_fifo"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
@@ -82,53 +84,46 @@ private:
         std::uint64_t receiver;
         std::uint64_t queue;
         bool operator==(const PairKey&) const = default;
-    };
-    struct PairHash {
-        std::size_t operator()(const PairKey& key) const {
-            return static_cast<std::size_t>(key.sender * 0x9e3779b97f4a7c15ULL ^
-                                            key.receiver * 0xbf58476d1ce4e5b9ULL ^ key.queue);
+        std::uint64_t hash() const {
+            return sender * 0x9e3779b97f4a7c15ULL ^ receiver * 0xbf58476d1ce4e5b9ULL ^ queue;
         }
     };
-    // What a witness needs, kept as numbers: rendering text for every message sent would
-    // cost more than the whole check (the text is made only for a violation).
+    static constexpr std::uint64_t unlinked = ~std::uint64_t{0};
+    // One message in a mailbox, kept as numbers: rendering text for every message sent would
+    // cost more than the whole check (the text is made only for a violation). A live flight
+    // is a link of its pair's list, in enqueue order.
     struct InFlight {
         PairKey pair;
         std::uint32_t pair_index = 0; // into pairs_
         std::uint64_t seq = 0;
         sim::Instant at;
+        std::uint64_t prev = unlinked; // neighbours on the pair's list, by message id
+        std::uint64_t next = unlinked;
         bool forwarded = false;
         bool live = false;
         Witness witness(std::uint64_t id) const;
     };
-    // The messages enqueued on one pair in order, each as (id, seq of its enqueue event);
-    // those before `head` are gone. Entries that leave out of order (dropped, preserved, or
-    // taken too early) stay until they reach the head and are skipped there, so a take costs
-    // no search and no shifting. An entry is current while its id's live flight has its seq
-    // (a forwarded id is enqueued again, on another pair or later on this one).
-    struct Entry {
-        std::uint64_t id;
-        std::uint64_t seq;
-    };
+    // The live messages of one pair in enqueue order, as a list threaded through in_flight_:
+    // a take checks the head, and a message that leaves out of order (dropped, preserved, or
+    // taken too early) is unlinked in place. No allocation per message.
     struct Pair {
-        std::vector<Entry> entries;
-        std::size_t head = 0;
+        std::uint64_t head = unlinked;
+        std::uint64_t tail = unlinked;
+    };
+    struct Slot { // pair_index open addressing (by PairKey::hash)
+        PairKey pair{};
+        std::uint32_t index = 0;
+        bool used = false;
     };
     void enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair);
+    void unlink(std::uint64_t id);
+    std::uint32_t pair_index(const PairKey& pair);
     InFlight* flight_of(std::uint64_t id);
-    std::uint64_t oldest_live(Pair& pair);
 
     // By message id: ids are a dense per-run counter, so a vector (no allocation per message).
     std::vector<InFlight> in_flight_;
     std::vector<Pair> pairs_;
-    std::unordered_map<PairKey, std::uint32_t, PairHash> pair_index_; // lookups only
-    // In front of pair_index_: the pair last seen in each of 16 hash buckets (traffic keeps to
-    // a few pairs).
-    struct Recent {
-        PairKey pair{};
-        std::uint32_t index = 0;
-        bool set = false;
-    };
-    std::array<Recent, 16> recent_{};
+    std::vector<Slot> slots_; // size a power of two, at most half full
 };
 
 /// call_outcome: every call ends exactly once (a response, an error or a timeout); when the

@@ -237,6 +237,39 @@ TEST(PairFifoMonitor, SkipsEntriesThatLeftAndCountsAReturningMessageAtItsNewPlac
               "message 6 from <20> was taken by <30> before message 4 sent earlier on the same pair");
 }
 
+// Each pair keeps its own order through a growing pair index (more pairs than the index first
+// holds), and leaving from the tail or the middle of a pair keeps the rest in order.
+TEST(PairFifoMonitor, KeepsEachPairsOrderAcrossManyPairsAndRemovalsAnywhere) {
+    Bus b;
+    std::uint64_t id = 1;
+    for (std::uint64_t round = 0; round < 3; round++) {
+        for (std::uint64_t sender = 100; sender < 200; sender++) {
+            b.send(id++, sender, 20);
+        }
+    }
+    // Pair 100 holds 1, 101, 201: drop the tail (201) and take the rest in order.
+    b.bus.emit(sim::Instant::zero(), trace::drop,
+               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{201}},
+                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+    b.take(20, 1, 100);
+    b.take(20, 101, 100);
+    b.send(id++, 100, 20); // 301 joins the emptied pair
+    b.take(20, 301, 100);
+    // Pair 150 holds 51, 151, 251: drop the middle one.
+    b.bus.emit(sim::Instant::zero(), trace::drop,
+               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{151}},
+                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+    b.take(20, 51, 150);
+    b.take(20, 251, 150);
+    EXPECT_TRUE(b.m.pair_fifo->holds()) << b.m.pair_fifo->violations().front().to_string();
+    // Pair 199 holds 100, 200, 300: taking 300 first overtakes 100.
+    b.take(20, 300, 199);
+    ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
+    EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
+              "message 300 from <199> was taken by <20> before message 100 sent earlier on the "
+              "same pair");
+}
+
 TEST(SenderPreservationMonitor, CatchesAChangedFrom) {
     Bus b;
     b.send(1, 10, 20);
