@@ -75,6 +75,7 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             slot.hash = kind.hash;
             slot.name = std::string(kind.name);
             slot.last_text = kind.name.data();
+            slot.watchers.reserve(monitors_.size());
             for (const auto& monitor : monitors_) {
                 if (monitor->watches(kind)) {
                     slot.watchers.push_back(monitor.get());
@@ -89,6 +90,7 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             }
             if (slot.name == kind.name) {
                 slot.last_text = kind.name.data();
+            slot.watchers.reserve(monitors_.size());
                 return slot.watchers;
             }
         }

@@ -99,12 +99,23 @@ bool RouteTracker::lost(std::uint64_t router) const {
 
 // -- dispatch -----------------------------------------------------------------------------
 
-RouteTracker::Route& RouteTracker::indexed(Router& router, const std::string& name) {
-    // Every by_worker entry names a route of the table (set_worker and erase_route keep it so).
+RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router,
+                                                             const sim::TraceEvent& event) {
+    const sim::TraceField* field = find_field(event, trace::name);
+    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
+        return router.routes.end();
+    }
+    const std::string_view name = field->value.as_text();
+    const std::uint64_t hash = field->value.hash_word();
+    NameCache& cached = router.names[hash & (name_cache_size - 1)];
+    if (cached.text == name.data() && cached.hash == hash && cached.size == name.size()) {
+        return cached.route; // same hash and address: the same text (as is_kind trusts)
+    }
     auto found = router.routes.find(name);
-    RS_ASSERT(found != router.routes.end());
-    RS_ASSERT(found->second.worker != 0);
-    return found->second;
+    if (found != router.routes.end()) {
+        cached = NameCache{hash, name.data(), name.size(), found};
+    }
+    return found;
 }
 
 RouteTracker::Router* RouteTracker::find_router(std::uint64_t router) {
@@ -190,7 +201,7 @@ void RouteTracker::on_exit(const sim::TraceEvent& event) {
     }
     auto name = router->by_worker.find(pid);
     if (name != router->by_worker.end()) {
-        indexed(*router, name->second).worker_exited = true;
+        name->second->second.worker_exited = true;
     }
 }
 
@@ -209,7 +220,7 @@ void RouteTracker::on_kill(const sim::TraceEvent& event) {
     }
     auto name = router->by_worker.find(pid);
     if (name != router->by_worker.end()) {
-        indexed(*router, name->second).worker_killed = true;
+        name->second->second.worker_killed = true;
     }
 }
 
@@ -225,8 +236,8 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
     if (name == router.by_worker.end()) {
         return; // R44, R50: a dropped worker's exit, or one that ends the router
     }
-    const std::string route_name = name->second;
-    Route& route = indexed(router, route_name);
+    const std::string& route_name = name->second->first; // the node outlives set_worker
+    Route& route = name->second->second;
     if (route.state != RouteState::Running) {
         return; // R27: the route_pending that follows in this step tells the outcome
     }
@@ -252,7 +263,7 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::Trac
     if (name == router.by_worker.end()) {
         return;
     }
-    const Route& route = indexed(router, name->second);
+    const Route& route = name->second->second;
     if (!takes_no_messages(route.state)) {
         return;
     }
@@ -261,7 +272,7 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::Trac
                           event.at,
                           "router " + pid_text(pid) + " forwarded message " +
                               std::to_string(forward.id) + " to " + pid_text(forward.to) +
-                              ", the worker of route " + quoted(name->second) +
+                              ", the worker of route " + quoted(name->second->first) +
                               ", while the route is " + state_phrase(route.state),
                           {route.since, witness_of(event)}});
 }
@@ -273,7 +284,7 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::stri
                               std::vector<Finding>& out) {
     if (route.worker != 0) {
         auto recorded = router.by_worker.find(route.worker);
-        if (recorded != router.by_worker.end() && recorded->second == name) {
+        if (recorded != router.by_worker.end() && &recorded->second->second == &route) {
             router.by_worker.erase(recorded);
         }
     }
@@ -283,19 +294,21 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::stri
     if (worker == 0) {
         return;
     }
-    auto [entry, inserted] = router.by_worker.try_emplace(worker, name);
-    if (!inserted && entry->second != name) {
+    auto self = router.routes.find(name);
+    RS_ASSERT(self != router.routes.end() && &self->second == &route);
+    auto [entry, inserted] = router.by_worker.try_emplace(worker, self);
+    if (!inserted && entry->second != self) {
         if (wants(RouteCheck::SharedWorker)) {
-            const Route& other = indexed(router, entry->second);
+            const Route& other = entry->second->second;
             out.push_back(Finding{
                 RouteCheck::SharedWorker,
                 event.at,
                 "router " + pid_text(pid) + " recorded worker " + pid_text(worker) + " for route " +
                     quoted(name) + ", but it is already the worker of route " +
-                    quoted(entry->second) + " (a restart must stay under its own name)",
+                    quoted(entry->second->first) + " (a restart must stay under its own name)",
                 {other.since, witness_of(event)}});
         }
-        entry->second = name;
+        entry->second = self;
     }
     watched_[worker] = pid;
 }
@@ -306,9 +319,10 @@ void RouteTracker::erase_route(Router& router, const std::string& name) {
         return;
     }
     auto recorded = router.by_worker.find(found->second.worker);
-    if (recorded != router.by_worker.end() && recorded->second == name) {
+    if (recorded != router.by_worker.end() && recorded->second == found) {
         router.by_worker.erase(recorded);
     }
+    router.names.fill(NameCache{}); // no cached iterator may outlive its node
     router.routes.erase(found);
     auto position = std::find(router.order.begin(), router.order.end(), name);
     RS_ASSERT(position != router.order.end());
@@ -334,11 +348,11 @@ void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event
 
 void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
                             std::vector<Finding>& out) {
-    const std::string_view name = field_text(event, trace::name);
-    auto found = router.routes.find(name);
+    auto found = named_route(router, event);
     if (found == router.routes.end()) {
         return; // discard, registry or unknown: not an owned route (R10)
     }
+    const std::string_view name = found->first;
     const std::string_view resolution = field_text(event, trace::resolution);
     if (resolution == "owned") {
         check_owned(router, pid, name, found->second, event, out);
@@ -487,12 +501,17 @@ std::string RouteTracker::admin_problem(std::uint64_t pid, const sim::TraceEvent
                                         const Before& before, const CallPrediction& prediction,
                                         RouteState now) const {
     const RouteState was = before.existed ? before.route.state : RouteState::Absent;
+    const CallOutcome observed = classify_result(field_text(event, trace::result));
+    const bool wrong_result = prediction.outcome != observed;
+    if (!wrong_result &&
+        (prediction.after.state == now || (!is_pending(prediction.after.state) && !is_pending(now)))) {
+        return {}; // the common path: no text is built
+    }
     const std::string call = "router " + pid_text(pid) + ": " +
                              std::string(field_text(event, trace::op)) + "_route(" +
                              quoted(before.name) + ")";
     const std::string profile = std::string(runtime::semantics_name(semantics_)) + " profile";
-    const CallOutcome observed = classify_result(field_text(event, trace::result));
-    if (prediction.outcome != observed) {
+    if (wrong_result) {
         const std::string note =
             is_pending(was) ? " (a management call on a pending route changes nothing)" : "";
         return call + " returned " + std::string(field_text(event, trace::result)) +

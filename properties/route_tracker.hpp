@@ -3,6 +3,7 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -100,10 +101,22 @@ private:
         std::uint64_t queue = 0;
         Witness witness(std::uint64_t by) const; // as describe_event renders a forward
     };
+    using RouteTable = std::map<std::string, Route, std::less<>>;
+    // A route name last seen in a route event, by the text's hash and address: the emitter
+    // names routes with interned atoms, so the same route arrives with the same text.
+    struct NameCache {
+        std::uint64_t hash = 0;
+        const char* text = nullptr;
+        std::size_t size = 0;
+        RouteTable::iterator route;
+    };
+    static constexpr std::size_t name_cache_size = 16;
     struct Router {
-        std::map<std::string, Route, std::less<>> routes;
-        std::vector<std::string> order;                           // table order (R35)
-        std::unordered_map<std::uint64_t, std::string> by_worker; // lookups only
+        RouteTable routes;
+        std::vector<std::string> order; // table order (R35)
+        // A worker's route (map nodes stay put until erased; erase_route drops the entry).
+        std::unordered_map<std::uint64_t, RouteTable::iterator> by_worker; // lookups only
+        std::array<NameCache, name_cache_size> names{}; // cleared when a route is erased
         std::uint64_t fresh_spawn = 0; // last worker spawned by the router in this step
         std::optional<LastForward> last_forward;
         std::optional<Before> before;       // set by a route_pending inside a management call
@@ -114,7 +127,8 @@ private:
     void on_event(const sim::TraceEvent& event, std::vector<Finding>& out);
     bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
     Router* find_router(std::uint64_t router);
-    static Route& indexed(Router& router, const std::string& name);
+    /// The route named by the event's `name` field, or routes.end().
+    static RouteTable::iterator named_route(Router& router, const sim::TraceEvent& event);
     void on_spawn(const sim::TraceEvent& event);
     void on_exit(const sim::TraceEvent& event);
     void on_kill(const sim::TraceEvent& event);

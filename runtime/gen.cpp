@@ -3,6 +3,7 @@
 #include "runtime/gen.hpp"
 
 #include <array>
+#include <charconv>
 #include <deque>
 #include <unordered_map>
 
@@ -24,13 +25,23 @@ AtomTable& atom_table() {
     return table;
 }
 
-std::uint32_t crc32(std::string_view bytes) {
-    std::uint32_t crc = 0xffffffffU;
-    for (char c : bytes) {
-        crc ^= static_cast<std::uint8_t>(c);
+// CRC-32 (IEEE, reflected), one table step per byte.
+constexpr std::array<std::uint32_t, 256> crc32_table = [] {
+    std::array<std::uint32_t, 256> table{};
+    for (std::uint32_t byte = 0; byte < 256; byte++) {
+        std::uint32_t crc = byte;
         for (int bit = 0; bit < 8; bit++) {
             crc = (crc >> 1) ^ (0xedb88320U & (0U - (crc & 1U)));
         }
+        table[byte] = crc;
+    }
+    return table;
+}();
+
+std::uint32_t crc32(std::string_view bytes) {
+    std::uint32_t crc = 0xffffffffU;
+    for (char c : bytes) {
+        crc = (crc >> 8) ^ crc32_table[(crc ^ static_cast<std::uint8_t>(c)) & 0xffU];
     }
     return ~crc;
 }
@@ -43,6 +54,17 @@ std::string hex_upper(std::uint32_t value) {
         value >>= 4;
     }
     return text;
+}
+
+// The node part of printed PIDs, Refs and ProcessIDs: the CRC32 of the node name in hex.
+std::string node_hex(Atom node) {
+    return hex_upper(crc32(node.text()));
+}
+
+void append_decimal(std::string& out, std::int64_t value) {
+    char digits[24];
+    const auto written = std::to_chars(digits, digits + sizeof digits, value);
+    out.append(digits, written.ptr);
 }
 
 } // namespace
@@ -77,17 +99,24 @@ std::string to_string(const PID& pid) {
     // Ergo prints the node's CRC32 and the ID as two signed 32-bit halves (§1.1).
     const auto high = static_cast<std::int32_t>(static_cast<std::uint32_t>(pid.id >> 32));
     const auto low = static_cast<std::int32_t>(static_cast<std::uint32_t>(pid.id & 0xffffffffU));
-    return "<" + hex_upper(crc32(pid.node.text())) + "." + std::to_string(high) + "." +
-           std::to_string(low) + ">";
+    std::string text;
+    text.reserve(32);
+    text += '<';
+    text += node_hex(pid.node);
+    text += '.';
+    append_decimal(text, high);
+    text += '.';
+    append_decimal(text, low);
+    text += '>';
+    return text;
 }
 
 std::string to_string(const ProcessID& process_id) {
-    return "<" + hex_upper(crc32(process_id.node.text())) + "." +
-           std::string(process_id.name.text()) + ">";
+    return "<" + node_hex(process_id.node) + "." + std::string(process_id.name.text()) + ">";
 }
 
 std::string to_string(const Ref& ref) {
-    return "Ref#<" + hex_upper(crc32(ref.node.text())) + "." + std::to_string(ref.id) + ">";
+    return "Ref#<" + node_hex(ref.node) + "." + std::to_string(ref.id) + ">";
 }
 
 std::string_view priority_name(MessagePriority priority) {

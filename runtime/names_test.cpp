@@ -191,3 +191,21 @@ TEST(Names, SpawnRegisterNameVisibleDuringInit) {
 
 } // namespace
 } // namespace routesim::runtime
+
+namespace routesim::runtime {
+namespace {
+
+// §1.1: a PID prints as <CRC32 of the node name in upper-case hex.high.low>, the id split
+// into two signed 32-bit halves (the CRC values are zlib's crc32 of the node names).
+TEST(PidText, PrintsTheNodeCrcAndTheIdAsTwoSignedHalves) {
+    const PID a{Atom("a@localhost"), 1001, 1};
+    const PID b{Atom("b@localhost"), (std::uint64_t{7} << 32) | 0xffffffffU, 1};
+    EXPECT_EQ(to_string(a), "<1CACE339.0.1001>");
+    EXPECT_EQ(to_string(b), "<854E8538.7.-1>");
+    EXPECT_EQ(to_string(a), "<1CACE339.0.1001>");
+    EXPECT_EQ(to_string(Ref{Atom("b@localhost"), 5, 1}), "Ref#<854E8538.5>");
+    EXPECT_EQ(to_string(PID{}), "");
+}
+
+} // namespace
+} // namespace routesim::runtime

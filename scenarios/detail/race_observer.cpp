@@ -139,7 +139,8 @@ runtime::PID RaceObserver::pid_of(std::uint64_t id) const {
     return pid;
 }
 
-CoverState RaceObserver::query(std::uint64_t router, std::string_view name) const {
+CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
+                               std::uint64_t name_hash) const {
     runtime::act::Router* behaviour = nullptr;
     auto cached = std::find_if(routers_.begin(), routers_.end(),
                                [router](const auto& entry) { return entry.first == router; });
@@ -154,19 +155,20 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name) cons
     if (behaviour == nullptr || name.empty() || name.size() > runtime::atom_length_max) {
         return CoverState::Absent;
     }
-    const auto info = behaviour->route(route_atom(name));
+    const auto info = behaviour->route(route_atom(name, name_hash));
     return info ? cover_state(*info) : CoverState::Absent;
 }
 
-runtime::Atom RaceObserver::route_atom(std::string_view name) const {
-    for (const auto& [text, atom] : atoms_) {
-        if (text == name) {
+runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name_hash) const {
+    for (const runtime::Atom& atom : atoms_) {
+        if (atom.hash() == name_hash &&
+            (atom.text().data() == name.data() || atom.text() == name)) {
             return atom;
         }
     }
     const runtime::Atom atom(name);
     if (atoms_.size() < atoms_max) {
-        atoms_.emplace_back(std::string(name), atom);
+        atoms_.push_back(atom);
     }
     return atom;
 }
@@ -230,7 +232,10 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
 
 void RaceObserver::on_route(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const sim::TraceField* name_field = properties::find_field(event, trace::name);
+    const bool named = name_field != nullptr && name_field->value.type() == sim::TraceValue::Type::Text;
+    const std::string_view name = named ? name_field->value.as_text() : std::string_view();
+    const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
     const std::string_view resolution = field_text(event, trace::resolution);
     const bool is_call = last_take_pid_ == router &&
                          last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request);
@@ -241,7 +246,7 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
     event_index += is_call ? 4 : 0;
     if (options_.coverage && resolution != "discard") {
         // Routing changes no route state (a lazy restart has its own event before this one).
-        const CoverState state = query(router, name);
+        const CoverState state = query(router, name, name_hash);
         count(state, static_cast<CoverEvent>(event_index));
         if (state == CoverState::PendingDisable) {
             reach(is_call ? Window::CallWhilePendingDisable : Window::MessageWhilePendingDisable);

@@ -121,7 +121,11 @@ private:
     void on_pool_forward(const sim::TraceEvent& event);
     void count(CoverState state, CoverEvent event);
     void reach(Window window) { windows_[static_cast<std::size_t>(window)]++; }
-    CoverState query(std::uint64_t router, std::string_view name) const;
+    /// The live router's state of route `name` (whose FNV-1a hash is `name_hash`).
+    CoverState query(std::uint64_t router, std::string_view name, std::uint64_t name_hash) const;
+    CoverState query(std::uint64_t router, std::string_view name) const {
+        return query(router, name, sim::fnv1a64(name));
+    }
     CoverState known(std::uint64_t router, std::string_view name);
     void remember(std::uint64_t router, std::string_view name, CoverState state);
     void note_restart(std::uint64_t pid);
@@ -156,10 +160,11 @@ private:
     /// router emits route events only while it runs. Few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, runtime::act::Router*>> routers_;
     /// Route names query() has interned (at most atoms_max): a route event names one of a
-    /// few routes, and comparing a short text is cheaper than the atom table's lookup.
-    mutable std::vector<std::pair<std::string, runtime::Atom>> atoms_;
+    /// few routes. A name is matched by its FNV-1a hash (which the trace value carries and
+    /// the atom keeps), then by the text's address or bytes: cheaper than the atom table.
+    mutable std::vector<runtime::Atom> atoms_;
     static constexpr std::size_t atoms_max = 64;
-    runtime::Atom route_atom(std::string_view name) const;
+    runtime::Atom route_atom(std::string_view name, std::uint64_t name_hash) const;
     /// admin_target results found so far (router pid id, target); few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, std::string>> admin_targets_;
     /// The last `take`: which process took which kind of item (a router routes right after).
