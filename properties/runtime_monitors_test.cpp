@@ -187,6 +187,26 @@ TEST(MessageConservationMonitor, LedgerCountsEachCategoryOnce) {
               "(terminated 1), queued 1");
 }
 
+// A witness reads `kind key=value ...` with the fields in emitted order, however long.
+TEST(Witness, RendersEveryFieldInOrderAndLongTextsWhole) {
+    const sim::TraceKey kind{"send"};
+    const sim::TraceKey a{"a"};
+    const sim::TraceKey b{"b"};
+    const sim::TraceKey c{"c"};
+    const sim::TraceKey d{"d"};
+    const std::string long_text(700, 'x');
+    const sim::TraceField fields[] = {{a, std::int64_t{-12}}, {b, std::uint64_t{18446744073709551615U}},
+                                      {c, true}, {d, std::string_view("hi there")}};
+    const sim::TraceEvent event{7, sim::Instant::from_ns(5), kind, fields, 4};
+    EXPECT_EQ(describe_event(event), "send a=-12 b=18446744073709551615 c=true d=hi there");
+    const sim::TraceField long_fields[] = {{a, std::string_view(long_text)}, {c, false}};
+    const sim::TraceEvent long_event{8, sim::Instant::from_ns(5), kind, long_fields, 2};
+    EXPECT_EQ(describe_event(long_event), "send a=" + long_text + " c=false");
+    const Witness witness = witness_of(event);
+    EXPECT_EQ(witness.seq, 7U);
+    EXPECT_EQ(witness.at, sim::Instant::from_ns(5));
+}
+
 TEST(PairFifoMonitor, CatchesAReorderedPair) {
     Bus b;
     b.send(1, 10, 20);
