@@ -45,7 +45,7 @@ std::unique_ptr<Monitor> make_monitor(std::string_view name, const MonitorOption
         return std::make_unique<MessageConservation>();
     }
     if (name == "call_outcome") {
-        return std::make_unique<CallOutcome>();
+        return std::make_unique<CallOutcomeMonitor>();
     }
     if (name == "pair_fifo") {
         return std::make_unique<PairFifo>();

@@ -17,8 +17,7 @@
 
 namespace routesim::properties {
 
-// Kept out of this header: route_tracker.hpp brings the route model, whose names must not
-// meet runtime_monitors.hpp's in one translation unit (both define a CallOutcome).
+// Declared only: route_tracker.hpp brings the whole route model into every includer.
 class RouteTracker;
 
 /// The event a router whose rule hashes a message field emits right before the route event

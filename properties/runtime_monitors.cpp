@@ -275,11 +275,11 @@ void PairFifo::on_event(const sim::TraceEvent& event) {
 
 // -- call_outcome -------------------------------------------------------------------------
 
-bool CallOutcome::watches(const sim::TraceKey& kind) const {
+bool CallOutcomeMonitor::watches(const sim::TraceKey& kind) const {
     return kind_is_one_of(kind, {trace::call, trace::call_result});
 }
 
-void CallOutcome::on_event(const sim::TraceEvent& event) {
+void CallOutcomeMonitor::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::call)) {
         const auto key = std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
         if (!open_.emplace(key, witness_of(event)).second) {
@@ -302,7 +302,7 @@ void CallOutcome::on_event(const sim::TraceEvent& event) {
     }
 }
 
-void CallOutcome::finish(sim::Instant end, bool idle) {
+void CallOutcomeMonitor::finish(sim::Instant end, bool idle) {
     if (!idle) {
         return; // calls may legitimately be in flight when a run is cut at a time limit
     }

@@ -24,13 +24,13 @@ struct Monitored {
     MonitorSet set;
     MessageConservation* conservation = nullptr;
     PairFifo* pair_fifo = nullptr;
-    CallOutcome* call_outcome = nullptr;
+    CallOutcomeMonitor* call_outcome = nullptr;
     SenderPreservation* sender = nullptr;
 
     Monitored() {
         auto a = std::make_unique<MessageConservation>();
         auto b = std::make_unique<PairFifo>();
-        auto c = std::make_unique<CallOutcome>();
+        auto c = std::make_unique<CallOutcomeMonitor>();
         auto d = std::make_unique<SenderPreservation>();
         conservation = a.get();
         pair_fifo = b.get();
