@@ -151,8 +151,10 @@ std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
         if (used + part.size() > capacity) {
             return false;
         }
-        std::memcpy(out + used, part.data(), part.size());
-        used += part.size();
+        if (!part.empty()) { // an empty view may have no data pointer
+            std::memcpy(out + used, part.data(), part.size());
+            used += part.size();
+        }
         return true;
     };
     if (!put(event.kind.name)) {
