@@ -82,7 +82,9 @@ void MessageConservation::on_event(const sim::TraceEvent& event) {
     } else if (is_kind(event, trace::forward)) {
         const std::uint64_t id = field_uint(event, trace::id);
         Entry& item = entry(id);
-        if (item.where != Where::Taken || item.holder != field_uint(event, trace::by)) {
+        // A behaviour forwards what it took; a supervisor hands over what it kept.
+        if ((item.where != Where::Taken && item.where != Where::Kept) ||
+            item.holder != field_uint(event, trace::by)) {
             violation(event, id, "was forwarded by a process that does not hold it (duplicated)");
             return;
         }
@@ -98,7 +100,10 @@ void MessageConservation::on_event(const sim::TraceEvent& event) {
     } else if (is_kind(event, trace::drop)) {
         const std::uint64_t id = field_uint(event, trace::id);
         Entry& item = entry(id);
-        if (item.where != Where::Queued || item.holder != field_uint(event, trace::pid)) {
+        // A kept message is dropped under the pid of the dead child or of the incarnation
+        // the hand-over failed to reach.
+        if (item.where != Where::Kept &&
+            (item.where != Where::Queued || item.holder != field_uint(event, trace::pid))) {
             violation(event, id, "was dropped although it is not queued there");
             return;
         }
@@ -122,15 +127,15 @@ void MessageConservation::on_event(const sim::TraceEvent& event) {
             end_taken(event, id, ledger_.unhandled);
         }
     } else if (is_kind(event, kind_preserve)) {
-        // A preserved message moves, still queued, to the new incarnation's mailbox.
+        // preserve_mailbox: the dead child's queued message is kept by its supervisor (the
+        // event's parent), which forwards it to the next incarnation or drops it.
         const std::uint64_t id = field_uint(event, trace::id);
         Entry& item = entry(id);
-        if (item.where != Where::Queued) {
-            violation(event, id, "was preserved although it is not queued");
+        if (item.where != Where::Queued || item.holder != field_uint(event, trace::pid)) {
+            violation(event, id, "was preserved although it is not queued there");
             return;
         }
-        item.holder = field_uint(event, trace::to);
-        item.last_seq = event.seq;
+        item = Entry{Where::Kept, field_uint(event, trace::parent), event.seq};
     }
 }
 
@@ -141,7 +146,7 @@ void MessageConservation::finish(sim::Instant end, bool) {
         const Entry& item = entries_[id];
         if (item.where == Where::Taken) {
             ledger_.handled++;
-        } else if (item.where == Where::Queued) {
+        } else if (item.where == Where::Queued || item.where == Where::Kept) {
             ledger_.queued++;
             if (std::binary_search(exited_.begin(), exited_.end(), item.holder)) {
                 report(end, "message " + std::to_string(id) + " was lost: its holder <" +

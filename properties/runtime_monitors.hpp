@@ -24,7 +24,7 @@ struct Ledger {
     std::uint64_t unhandled = 0;   ///< a pool found no worker
     std::uint64_t dropped = 0;     ///< discarded with a dead mailbox
     std::map<std::string, std::uint64_t> dropped_by_reason;
-    std::uint64_t queued = 0;      ///< still in a mailbox at the end
+    std::uint64_t queued = 0;      ///< still in a mailbox (or kept for a hand-over) at the end
     /// Every message is in exactly one category.
     bool balanced() const {
         return handled + discarded + route_failed + unhandled + dropped + queued == sent;
@@ -51,10 +51,11 @@ public:
     const Ledger& ledger() const { return ledger_; }
 
 private:
-    enum class Where : std::uint8_t { Unknown, Queued, Taken, Ended };
+    // Kept: preserved from a dead child's mailbox, held by its supervisor for hand-over.
+    enum class Where : std::uint8_t { Unknown, Queued, Taken, Kept, Ended };
     struct Entry {
         Where where = Where::Unknown;
-        std::uint64_t holder = 0;   // the pid whose mailbox holds it (Queued) or took it
+        std::uint64_t holder = 0;   // the pid whose mailbox holds it (Queued), took it or keeps it
         std::uint64_t last_seq = 0; // the event that put it there
     };
     Entry& entry(std::uint64_t id);

@@ -207,6 +207,51 @@ TEST(Witness, RendersEveryFieldInOrderAndLongTextsWhole) {
     EXPECT_EQ(witness.at, sim::Instant::from_ns(5));
 }
 
+// A supervisor's preserve_mailbox: the dead child's queued message is kept (`preserve`, with
+// the supervisor as `parent`), then forwarded by the supervisor to the next incarnation, or
+// dropped; either way it ends exactly once, and the other monitors hold too.
+TEST(MessageConservationMonitor, FollowsAPreservedMessageToTheNextIncarnationOrItsDrop) {
+    Bus b;
+    b.send(1, 10, 20);
+    b.send(2, 10, 20);
+    for (std::uint64_t id : {1U, 2U}) {
+        b.bus.emit(sim::Instant::zero(), trace::preserve,
+                   {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{id}},
+                    {trace::queue, std::uint64_t{2}}, {trace::parent, std::uint64_t{5}}});
+    }
+    b.bus.emit(sim::Instant::from_ns(9), trace::exit,
+               {{trace::pid, std::uint64_t{20}}, {trace::reason, "kill"}, {trace::name, ""}});
+    b.forward(1, 5, 21, 10); // handed over to the new incarnation 21
+    b.take(21, 1, 10);
+    b.bus.emit(sim::Instant::zero(), trace::drop, // the hand-over of 2 failed
+               {{trace::pid, std::uint64_t{21}}, {trace::id, std::uint64_t{2}},
+                {trace::queue, std::uint64_t{2}}, {trace::reason, "preserve_failed"}});
+    b.m.set.finish(sim::Instant::from_ns(10), true);
+    for (const auto& monitor : b.m.set.monitors()) {
+        EXPECT_TRUE(monitor->holds()) << monitor->violations().front().to_string();
+    }
+    const Ledger& ledger = b.m.conservation->ledger();
+    EXPECT_EQ(ledger.sent, 2U);
+    EXPECT_EQ(ledger.handled, 1U);
+    EXPECT_EQ(ledger.dropped, 1U);
+    EXPECT_TRUE(ledger.balanced()) << ledger.to_string();
+}
+
+// A kept message whose supervisor ends without handing it over or dropping it is lost.
+TEST(MessageConservationMonitor, CatchesAPreservedMessageLostWithItsSupervisor) {
+    Bus b;
+    b.send(1, 10, 20);
+    b.bus.emit(sim::Instant::zero(), trace::preserve,
+               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{1}},
+                {trace::queue, std::uint64_t{2}}, {trace::parent, std::uint64_t{5}}});
+    b.bus.emit(sim::Instant::from_ns(9), trace::exit,
+               {{trace::pid, std::uint64_t{5}}, {trace::reason, "shutdown"}, {trace::name, ""}});
+    b.m.set.finish(sim::Instant::from_ns(10), true);
+    ASSERT_FALSE(b.m.conservation->holds());
+    EXPECT_EQ(b.m.conservation->violations()[0].explanation,
+              "message 1 was lost: its holder <5> ended without dropping or handling it");
+}
+
 TEST(PairFifoMonitor, CatchesAReorderedPair) {
     Bus b;
     b.send(1, 10, 20);

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "properties/monitor_testing.hpp"
+#include "properties/monitors.hpp"
+#include "properties/runtime_monitors.hpp"
 #include "properties/supervisor_monitors.hpp"
 #include "runtime/supervisor_testing.hpp"
 
@@ -147,6 +149,46 @@ TEST(RestartIntensityMonitor, CatchesALimitDeclaredTrippedTooEarly) {
               "supervisor <1> declared its restart intensity exceeded for child \"a\" "
               "(exit of <3>), but that is only restart decision 2 within its period of 1s "
               "(intensity 3)");
+}
+
+// preserve_mailbox on a real supervisor: the messages queued behind a fatal one are kept,
+// handed to the next incarnation and handled there; every monitor holds and the ledger counts
+// each message once (none is lost with the dead mailbox).
+TEST(PreservedMailbox, EveryMonitorHoldsWhenASupervisorHandsMessagesOver) {
+    Fixture f;
+    MonitorSet set;
+    MessageConservation* conservation = nullptr;
+    for (std::string_view name : monitor_names()) {
+        if (auto monitor = make_monitor(name, MonitorOptions{})) {
+            if (auto* found = dynamic_cast<MessageConservation*>(monitor.get())) {
+                conservation = found;
+            }
+            set.add(std::move(monitor));
+        }
+    }
+    ASSERT_NE(conservation, nullptr);
+    f.world.trace().add_sink(set);
+    SupervisorSpec spec;
+    spec.children = {runtime::testing::child_spec("a")};
+    spec.children[0].preserve_mailbox = true;
+    const PID sup =
+        f.node.spawn(runtime::testing::supervisor_factory(spec, nullptr), {}, {}).value();
+    const PID first = runtime::testing::child_pid(f.node, sup, "a");
+    ASSERT_TRUE(f.node.send(first, runtime::Error::text("boom")));
+    ASSERT_TRUE(f.node.send(first, runtime::testing::Text{"m1"}));
+    ASSERT_TRUE(f.node.send(first, runtime::testing::Text{"m2"}));
+    f.run();
+    set.finish(f.world.now(), true);
+    f.world.trace().remove_sink(set);
+    ASSERT_NE(runtime::testing::child_pid(f.node, sup, "a"), first);
+    EXPECT_EQ(f.events("preserve").size(), 2U);
+    for (const auto& monitor : set.monitors()) {
+        EXPECT_TRUE(monitor->holds()) << monitor->violations().front().to_string();
+    }
+    const Ledger& ledger = conservation->ledger();
+    EXPECT_TRUE(ledger.balanced()) << ledger.to_string();
+    EXPECT_EQ(ledger.dropped, 0U) << ledger.to_string();
+    EXPECT_GE(ledger.handled, 3U) << ledger.to_string(); // boom, then m1 and m2 after the restart
 }
 
 } // namespace
