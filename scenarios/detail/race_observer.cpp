@@ -208,6 +208,8 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
         last_take_pid_ = field_uint(event, trace::pid);
         last_take_type_ = field_uint(event, trace::type);
         pending_seen_ = false; // a new step: no management call is in progress
+    } else if (is_kind(event, trace::send) || is_kind(event, trace::forward)) {
+        return; // the commonest kinds after take, read by nothing below
     } else if (is_kind(event, trace::route)) {
         on_route(event);
     } else if (is_kind(event, trace::route_pending)) {
