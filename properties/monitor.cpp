@@ -100,7 +100,16 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
 }
 
 void MonitorSet::on_event(const sim::TraceEvent& event) {
-    for (Monitor* monitor : watchers(event.kind)) {
+    // The common case inline: the kind's home slot holds it, matched by hash and text address.
+    const std::vector<Monitor*>* found = nullptr;
+    if (!kinds_.empty()) {
+        const KindSlot& home = kinds_[event.kind.hash & (kinds_.size() - 1)];
+        if (home.used && home.hash == event.kind.hash && home.last_text == event.kind.name.data() &&
+            home.name.size() == event.kind.name.size()) {
+            found = &home.watchers;
+        }
+    }
+    for (Monitor* monitor : found != nullptr ? *found : watchers(event.kind)) {
         monitor->on_event(event);
     }
     if (world_ == nullptr || recorded_ == stopped_) {
