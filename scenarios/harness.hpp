@@ -179,6 +179,8 @@ public:
     std::function<std::optional<runtime::PID>(std::string_view)> resolve;
     /// Results of admin-path management calls by timeline action index ("ok" or an error).
     std::map<std::int64_t, std::string> admin_results;
+    /// Outcomes of timeline calls by action index ("ok" or an error), known once they return.
+    std::map<std::int64_t, std::string> call_results;
     /// MessageRouteFailed counts: router node path -> error name -> count.
     std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
     /// Admin-path messages a router did not understand, by router node path.
