@@ -1,6 +1,7 @@
 // Goal: timeline actions do what scenario-format.md says for every value it lists: a send's or
-// call's `expect` is compared with that send's or call's outcome, and a client stopped by the
-// timeline gets errors instead of crashing the run.
+// call's `expect` is compared with that send's or call's outcome, a client stopped by the
+// timeline gets errors instead of crashing the run, and `fail_spawns` accepts any name of a
+// topology node.
 // Method: small inline scenarios run with run_scenario; the checks, client records and route
 // tables of the result are compared with the outcome the spec gives.
 #include <gtest/gtest.h>
@@ -22,6 +23,21 @@ const Check* check_at(const RunResult& result, std::string_view pointer) {
     for (const Check& check : result.checks) {
         if (check.pointer == pointer) {
             return &check;
+        }
+    }
+    return nullptr;
+}
+
+const RouteRow* route_named(const RunResult& result, std::string_view router,
+                            std::string_view route) {
+    for (const RouterSummary& summary : result.routers) {
+        if (summary.path != router) {
+            continue;
+        }
+        for (const RouteRow& row : summary.routes) {
+            if (row.name == route) {
+                return &row;
+            }
         }
     }
     return nullptr;
@@ -99,6 +115,30 @@ TEST(RunnerClients, StoppedClientRecordsNotAllowedInsteadOfCrashing) {
                    "processed": {"a": 0}})"));
     const RunResult result = run_scenario(scenario);
     EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+}
+
+/// A router "r" whose route "x" is `worker`, and a timeline that sets one failing spawn on
+/// `node` and kills the route's worker: the eager respawn fails and leaves the route dead.
+std::string fail_one_spawn(std::string_view worker, std::string_view node) {
+    return R"({"name": "fail-spawns", "topology": {"kind": "router", "name": "r",
+        "routes": [{"name": "x", "worker": )" +
+           std::string(worker) + R"(}]},
+        "timeline": [{"at": "1ms", "fail_spawns": {"node": ")" +
+           std::string(node) + R"(", "count": 1}},
+                     {"at": "2ms", "kill": "r/x"}]})";
+}
+
+TEST(RunnerFailSpawns, RegisteredNameWorksLikeThePath) {
+    constexpr std::string_view worker =
+        R"({"kind": "actor", "name": "w", "behavior": {"type": "sink"}})";
+    for (std::string_view node : {"r/x", "w"}) {
+        const Scenario scenario = load(fail_one_spawn(worker, node));
+        ASSERT_EQ(scenario.timeline[0].node, "r/x");
+        const RunResult result = run_scenario(scenario);
+        const RouteRow* route = route_named(result, "r", "x");
+        ASSERT_NE(route, nullptr) << format_summary(scenario, result);
+        EXPECT_EQ(route->state, "dead") << "fail_spawns node " << node;
+    }
 }
 
 } // namespace
