@@ -157,6 +157,11 @@ public:
     bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
     bool draw_spawn_failure(const Node& spec);
+    /// The injected Init failure of a spawn of a router, pool or supervisor `spec`: a pending
+    /// timeline fail_spawns, else a faults.spawn_fail draw (when its targets include the
+    /// node's class). Returns the reason text, or nullopt when the Init goes on. Workers make
+    /// the same checks in their own Init.
+    std::optional<std::string> injected_init_failure(const Node& spec);
     /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
     /// [0, faults.terminate_cost.max] for workers.
     sim::Duration draw_terminate_delay(const Node& spec);

@@ -1,7 +1,7 @@
-// Goal: timeline actions do what scenario-format.md says for every value it lists: a send's or
-// call's `expect` is compared with that send's or call's outcome, a client stopped by the
-// timeline gets errors instead of crashing the run, and `fail_spawns` accepts any name of a
-// topology node.
+// Goal: timeline actions and faults do what scenario-format.md says for every value it lists:
+// a send's or call's `expect` is compared with that send's or call's outcome, a client stopped
+// by the timeline gets errors instead of crashing the run, `fail_spawns` accepts any name of a
+// topology node and any node kind, and `spawn_fail` hits the classes its `targets` list.
 // Method: small inline scenarios run with run_scenario; the checks, client records and route
 // tables of the result are compared with the outcome the spec gives.
 #include <gtest/gtest.h>
@@ -139,6 +139,43 @@ TEST(RunnerFailSpawns, RegisteredNameWorksLikeThePath) {
         ASSERT_NE(route, nullptr) << format_summary(scenario, result);
         EXPECT_EQ(route->state, "dead") << "fail_spawns node " << node;
     }
+}
+
+TEST(RunnerFailSpawns, RouterPoolAndSupervisorSpawnsFail) {
+    for (std::string_view worker :
+         {R"({"kind": "router", "routes": [{"name": "y", "worker": {"kind": "actor",
+              "behavior": {"type": "sink"}}}]})",
+          R"({"kind": "pool", "size": 1,
+              "worker": {"kind": "actor", "behavior": {"type": "sink"}}})",
+          R"({"kind": "supervisor", "children": [{"kind": "actor", "name": "kid",
+              "behavior": {"type": "sink"}}]})"}) {
+        const Scenario scenario = load(fail_one_spawn(worker, "r/x"));
+        const RunResult result = run_scenario(scenario);
+        const RouteRow* route = route_named(result, "r", "x");
+        ASSERT_NE(route, nullptr) << format_summary(scenario, result);
+        EXPECT_EQ(route->state, "dead") << worker;
+    }
+}
+
+TEST(RunnerSpawnFail, TargetsReachRoutersPoolsAndSupervisors) {
+    // Probability 1 on the listed class: the root of that class cannot start; workers (the
+    // default class) are not hit when targets are listed.
+    const std::string tree = R"({"kind": "router", "name": "root", "routes": [{"name": "x",
+        "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]})";
+    const auto with_targets = [&](std::string_view targets, std::string_view root) {
+        return R"({"name": "spawn-fail", "topology": )" + std::string(root) +
+               R"(, "faults": {"spawn_fail": {"probability": 1, "targets": )" +
+               std::string(targets) + "}}}";
+    };
+    const std::string pool = R"({"kind": "pool", "name": "root", "size": 1,
+        "worker": {"kind": "actor", "behavior": {"type": "sink"}}})";
+    const std::string supervisor = R"({"kind": "supervisor", "name": "root",
+        "children": [{"kind": "actor", "name": "kid", "behavior": {"type": "sink"}}]})";
+    EXPECT_NE(run_scenario(load(with_targets(R"(["routers"])", tree))).root_failure, "");
+    EXPECT_NE(run_scenario(load(with_targets(R"(["pools"])", pool))).root_failure, "");
+    EXPECT_NE(run_scenario(load(with_targets(R"(["supervisors"])", supervisor))).root_failure,
+              "");
+    EXPECT_EQ(run_scenario(load(with_targets(R"(["pools"])", tree))).root_failure, "");
 }
 
 } // namespace
