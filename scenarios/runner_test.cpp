@@ -178,5 +178,20 @@ TEST(RunnerSpawnFail, TargetsReachRoutersPoolsAndSupervisors) {
     EXPECT_EQ(run_scenario(load(with_targets(R"(["pools"])", tree))).root_failure, "");
 }
 
+
+TEST(RunnerFaults, HugeEveryNeitherOverflowsNorAborts) {
+    // Gaps are drawn in [0, 2 x every]; an `every` above half the largest duration used to
+    // overflow the doubled bound and fail an assertion in the PRNG.
+    const Scenario scenario = load(R"({"name": "huge-every", "run": {"until": "1s"},
+        "topology": {"kind": "router", "name": "r", "routes": [{"name": "a",
+            "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]},
+        "workload": [{"from": "c", "to": "r", "send": {"type": "X"}, "count": 3}],
+        "faults": {"kill": {"targets": ["workers"], "every": 9223372036854775807},
+                   "admin": {"routers": ["r"], "every": "5000000000s"}}})");
+    const RunResult result = run_scenario(scenario);
+    EXPECT_EQ(result.outcome.reason, sim::StopReason::Until) << format_summary(scenario, result);
+    EXPECT_TRUE(result.faults.empty());
+}
+
 } // namespace
 } // namespace routesim::scenarios
