@@ -31,6 +31,9 @@ public:
     ScenarioPool(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
     sim::Result<runtime::act::PoolOptions, runtime::Error> init(const runtime::Args&) override {
         harness_.note_spawn(spec_, process().pid());
+        if (auto failure = harness_.injected_init_failure(spec_)) {
+            return sim::fail(runtime::Error::text(std::move(*failure)));
+        }
         RS_ASSERT(spec_.children.size() == 1);
         runtime::act::PoolOptions options;
         options.pool_size = static_cast<std::int64_t>(spec_.pool.size);
@@ -79,6 +82,9 @@ public:
     ScenarioSupervisor(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
     sim::Result<runtime::act::SupervisorSpec, runtime::Error> init(const runtime::Args&) override {
         harness_.note_spawn(spec_, process().pid());
+        if (auto failure = harness_.injected_init_failure(spec_)) {
+            return sim::fail(runtime::Error::text(std::move(*failure)));
+        }
         runtime::act::SupervisorSpec spec;
         spec.type = supervisor_type(spec_.supervisor.type);
         spec.restart.strategy = supervisor_strategy(spec_.supervisor.strategy);
@@ -112,6 +118,9 @@ public:
 
     sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
         harness_.note_spawn(spec_, process().pid());
+        if (auto failure = harness_.injected_init_failure(spec_)) {
+            return sim::fail(runtime::Error::text(std::move(*failure)));
+        }
         runtime::act::RouterOptions options;
         options.mailbox_size = static_cast<std::int64_t>(spec_.mailbox_size);
         RS_ASSERT(spec_.children.size() == spec_.router.routes.size());

@@ -182,6 +182,21 @@ bool Harness::draw_spawn_failure(const Node& spec) {
     return true;
 }
 
+std::optional<std::string> Harness::injected_init_failure(const Node& spec) {
+    RS_ASSERT(spec.kind != NodeKind::Actor);
+    // scenario-format.md: fail_spawns fails the next k spawns from any node's spec, and
+    // spawn_fail hits the classes its targets list (routers, pools, supervisors included).
+    NodeStats& stats = this->stats(spec);
+    if (stats.fail_next > 0) {
+        stats.fail_next--;
+        return "init failed (fail_spawns)";
+    }
+    if (draw_spawn_failure(spec)) {
+        return "init failed (faults.spawn_fail)";
+    }
+    return std::nullopt;
+}
+
 sim::Duration Harness::draw_terminate_delay(const Node& spec) {
     if (spec.kind == NodeKind::Actor && spec.behaviour.terminate_cost.has_value()) {
         return *spec.behaviour.terminate_cost;

@@ -157,6 +157,11 @@ public:
     bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
     bool draw_spawn_failure(const Node& spec);
+    /// The injected Init failure of a spawn of a router, pool or supervisor `spec`: a pending
+    /// timeline fail_spawns, else a faults.spawn_fail draw (when its targets include the
+    /// node's class). Returns the reason text, or nullopt when the Init goes on. Workers make
+    /// the same checks in their own Init.
+    std::optional<std::string> injected_init_failure(const Node& spec);
     /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
     /// [0, faults.terminate_cost.max] for workers.
     sim::Duration draw_terminate_delay(const Node& spec);
@@ -179,6 +184,8 @@ public:
     std::function<std::optional<runtime::PID>(std::string_view)> resolve;
     /// Results of admin-path management calls by timeline action index ("ok" or an error).
     std::map<std::int64_t, std::string> admin_results;
+    /// Outcomes of timeline calls by action index ("ok" or an error), known once they return.
+    std::map<std::int64_t, std::string> call_results;
     /// MessageRouteFailed counts: router node path -> error name -> count.
     std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
     /// Admin-path messages a router did not understand, by router node path.

@@ -193,12 +193,15 @@ struct Client::CallOrder {
     runtime::Message request;
     sim::Duration timeout;
     Priority priority = Priority::Normal;
+    /// Timeline action index, or -1 for a workload call.
+    std::int64_t action = -1;
 };
 
 runtime::Message call_order(const std::string& to, runtime::Message request, sim::Duration timeout,
-                            Priority priority) {
+                            Priority priority, std::int64_t action) {
     RS_ASSERT(request.get<JsonMessage>() != nullptr);
-    return runtime::Message(Client::CallOrder{to, std::move(request), timeout, priority});
+    RS_ASSERT(action >= -1);
+    return runtime::Message(Client::CallOrder{to, std::move(request), timeout, priority, action});
 }
 
 ClientRecord& Client::record() {
@@ -226,30 +229,43 @@ runtime::Status Client::handle_message(const runtime::PID& from, const runtime::
 
 runtime::Status Client::start_call(const CallOrder& order) {
     ClientRecord& record = this->record();
+    Harness& harness = harness_;
+    const std::int64_t action = order.action;
+    // A timeline call's outcome, for its `expect` (scenario-format.md `timeline`).
+    const auto note_outcome = [&harness, action](const std::string& outcome) {
+        if (action >= 0) {
+            harness.call_results[action] = outcome;
+        }
+    };
     const auto target = harness_.resolve(order.to);
     if (!target.has_value()) {
-        record.errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
+        const std::string unknown(runtime::ergo_name(runtime::Err::ProcessUnknown));
+        record.errors[unknown]++;
+        note_outcome(unknown);
         return runtime::ok();
     }
     runtime::CallOptions options;
     options.timeout = order.timeout;
     options.priority = runtime_priority(order.priority);
-    Harness& harness = harness_;
     const std::string name = name_;
     const runtime::SendResult sent = process().call(
         *target, order.request, options,
-        [&harness, name](runtime::CallResult result) {
+        [&harness, name, note_outcome](runtime::CallResult result) {
             ClientRecord& rec = harness.client(name);
             if (result) {
                 rec.received++;
                 rec.types[std::string(result.value().type_name())]++;
+                note_outcome("ok");
             } else {
                 rec.errors[result.error().name()]++;
+                note_outcome(result.error().name());
             }
             return runtime::ok();
         });
     if (!sent) {
-        record.errors[std::string(runtime::ergo_name(sent.error()))]++;
+        const std::string error(runtime::ergo_name(sent.error()));
+        record.errors[error]++;
+        note_outcome(error);
     }
     return runtime::ok();
 }

@@ -78,8 +78,10 @@ private:
 runtime::Factory client_factory(Harness& harness, const std::string& name);
 
 /// The control message the driver sends a client to make it call (Urgent queue): a typed
-/// payload named "routesim.client.call" in traces. `request` is a JSON message.
+/// payload named "routesim.client.call" in traces. `request` is a JSON message. `action` is the
+/// index of the timeline action that made the call (its outcome goes to
+/// Harness::call_results), or -1 for a workload call.
 runtime::Message call_order(const std::string& to, runtime::Message request, sim::Duration timeout,
-                            Priority priority);
+                            Priority priority, std::int64_t action);
 
 } // namespace routesim::scenarios

@@ -18,6 +18,14 @@ namespace trace = runtime::trace;
 
 namespace {
 
+/// The longest gap between two timed faults: 2 x every (scenario-format.md `faults`), held
+/// at the largest duration so that an `every` above half of it cannot overflow.
+std::int64_t fault_gap_ns_max(sim::Duration every) {
+    const std::int64_t every_ns = every.count_ns();
+    RS_ASSERT(every_ns > 0);
+    return every_ns > INT64_MAX / 2 ? INT64_MAX : 2 * every_ns;
+}
+
 constexpr sim::TraceKey fault_aim{"fault_aim"};
 constexpr sim::TraceKey key_origin{"origin"};
 
@@ -325,7 +333,8 @@ void RunState::schedule_faults() {
 
 void RunState::schedule_kill_fault() {
     const KillFaults& kill = *scenario_.faults.kill;
-    const auto gap = sim::Duration::nanoseconds(kill_prng_.between(0, 2 * kill.every.count_ns()));
+    const auto gap =
+        sim::Duration::nanoseconds(kill_prng_.between(0, fault_gap_ns_max(kill.every)));
     fault_timers_pending_++;
     world_.schedule_after(gap, [this] {
         fault_timers_pending_--;
@@ -357,7 +366,8 @@ void RunState::schedule_kill_fault() {
 
 void RunState::schedule_admin_fault() {
     const AdminFaults& admin = *scenario_.faults.admin;
-    const auto gap = sim::Duration::nanoseconds(admin_prng_.between(0, 2 * admin.every.count_ns()));
+    const auto gap =
+        sim::Duration::nanoseconds(admin_prng_.between(0, fault_gap_ns_max(admin.every)));
     fault_timers_pending_++;
     world_.schedule_after(gap, [this] {
         fault_timers_pending_--;

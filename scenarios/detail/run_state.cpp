@@ -60,6 +60,10 @@ RunResult RunState::execute() {
         // "via": "admin": the outcome is compared with `expect` once the router reported it.
         check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
     }
+    for (const auto& [index, actual] : harness_.call_results) {
+        // Timeline calls: compared with `expect` once the call returned.
+        check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
+    }
     report_missed_pins();
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
     monitors_.finish(result_.outcome.end, idle);
@@ -126,21 +130,27 @@ runtime::Message RunState::workload_message(std::uint32_t source, std::uint64_t 
     return json_message(instantiate(message, repetition));
 }
 
-void RunState::send_from(const std::string& from, const std::string& to, runtime::Message message,
-                         Priority priority) {
-    runtime::Process* client = node_.find(runtime::Atom(from));
-    RS_ASSERT(client != nullptr);
+std::string RunState::send_from(const std::string& from, const std::string& to,
+                                runtime::Message message, Priority priority) {
     ClientRecord& record = harness_.client(from);
+    const auto fail = [&record](runtime::Err err) {
+        std::string name(runtime::ergo_name(err));
+        record.errors[name]++;
+        return name;
+    };
+    runtime::Process* client = node_.find(runtime::Atom(from));
+    if (client == nullptr) {
+        // A client that a timeline kill or exit stopped: ergo-semantics.md §2.1, a sender that
+        // is not alive gets ErrNotAllowed (scenario-format.md: an outcome, not a crash).
+        return fail(runtime::Err::NotAllowed);
+    }
     const auto target = harness_.resolve(to);
     if (!target.has_value()) {
-        record.errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
-        return;
+        return fail(runtime::Err::ProcessUnknown);
     }
     const runtime::SendResult sent =
         client->send_with_priority(*target, std::move(message), runtime_priority(priority));
-    if (!sent) {
-        record.errors[std::string(runtime::ergo_name(sent.error()))]++;
-    }
+    return sent ? std::string("ok") : fail(sent.error());
 }
 
 void RunState::send_workload(std::uint32_t index, runtime::Message message) {
@@ -157,7 +167,12 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
         }
     }
     runtime::Process* process = node_.find(client.from);
-    RS_ASSERT(process != nullptr);
+    if (process == nullptr) {
+        // The client was stopped by a timeline kill or exit (ergo-semantics.md §2.1: a sender
+        // that is not alive gets ErrNotAllowed).
+        client.record->errors[std::string(runtime::ergo_name(runtime::Err::NotAllowed))]++;
+        return;
+    }
     std::optional<runtime::PID> target;
     if (client.to_name.has_value()) {
         if (auto pid = node_.process_pid(*client.to_name)) {
@@ -178,13 +193,24 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
 }
 
 void RunState::call_from(const std::string& from, const std::string& to, runtime::Message message,
-                         Priority priority, sim::Duration timeout) {
+                         Priority priority, sim::Duration timeout, std::int64_t action) {
     // The client makes the call itself, from its own step (a caller blocks, so its calls are
     // made one after another), ordered by an urgent control message.
+    runtime::Message order = call_order(to, std::move(message), timeout, priority, action);
     const runtime::SendResult sent =
-        node_.send(runtime::Atom(from), call_order(to, std::move(message), timeout, priority),
-                   runtime::MessagePriority::Max);
-    RS_ASSERT(sent.has_value());
+        node_.send(runtime::Atom(from), std::move(order), runtime::MessagePriority::Max);
+    if (sent) {
+        return;
+    }
+    // Only a client stopped by a timeline kill or exit refuses the order: ergo-semantics.md
+    // §2.4 step 1, a caller that is not running gets ErrNotAllowed.
+    RS_ASSERT(sent.error() == runtime::Err::ProcessUnknown ||
+              sent.error() == runtime::Err::ProcessTerminated);
+    const std::string not_allowed(runtime::ergo_name(runtime::Err::NotAllowed));
+    harness_.client(from).errors[not_allowed]++;
+    if (action >= 0) {
+        harness_.call_results[action] = not_allowed;
+    }
 }
 
 void RunState::schedule_workload() {
@@ -205,7 +231,8 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
     const WorkloadSource& source = scenario_.workload[index];
     runtime::Message message = workload_message(index, repetition);
     if (source.is_call) {
-        call_from(source.from, source.to, std::move(message), source.priority, source.timeout);
+        call_from(source.from, source.to, std::move(message), source.priority, source.timeout,
+                  -1);
     } else {
         send_workload(index, std::move(message));
     }
@@ -299,12 +326,15 @@ void RunState::perform(std::uint32_t index) {
         harness_.stats_by_path(action.node).fail_next += action.count;
         break;
     case Verb::Send:
-        send_from(action.from, action.to, json_message(action.message), action.priority);
+        // scenario-format.md `timeline`: `expect` is the outcome the send returns.
+        outcome = send_from(action.from, action.to, json_message(action.message), action.priority);
         break;
     case Verb::Call:
+        // The call's outcome is known when its response or error arrives; execute() compares
+        // it with `expect` then, as for admin-path management calls.
         call_from(action.from, action.to, json_message(action.message), action.priority,
-                  action.timeout);
-        break;
+                  action.timeout, static_cast<std::int64_t>(index));
+        return;
     case Verb::Check:
         if (action.check.has_value()) {
             evaluate(*action.check);

@@ -126,12 +126,15 @@ private:
     /// Repetition `repetition` of workload source `source` (from the campaign's cache when
     /// there is one).
     runtime::Message workload_message(std::uint32_t source, std::uint64_t repetition);
-    void send_from(const std::string& from, const std::string& to, runtime::Message message,
-                   Priority priority);
+    /// Sends from a client; returns "ok" or the Ergo error name it recorded for the client.
+    std::string send_from(const std::string& from, const std::string& to,
+                          runtime::Message message, Priority priority);
     /// send_from for workload source `source` (its client's atom and record looked up once).
     void send_workload(std::uint32_t source, runtime::Message message);
+    /// Has a client call; `action` is the timeline action index whose `expect` gets the
+    /// outcome (Harness::call_results), or -1 for a workload call.
     void call_from(const std::string& from, const std::string& to, runtime::Message message,
-                   Priority priority, sim::Duration timeout);
+                   Priority priority, sim::Duration timeout, std::int64_t action);
     void perform(std::uint32_t index);
     std::string perform_management(std::uint32_t index, const Action& action);
     void check_outcome(const Action& action, const std::string& actual);

@@ -153,6 +153,15 @@ public:
         return true;
     }
 
+    /// The tree path of the node that `target` names. Precondition: target(target, ...,
+    /// Want::Node) passed.
+    std::string node_path(const std::string& target) const {
+        const auto resolved = resolver_.resolve(target);
+        RS_ASSERT(resolved.has_value());
+        RS_ASSERT(resolved->node != nullptr);
+        return resolved->node->path;
+    }
+
     /// Targets inside a tree: forward behaviours and dead-letter targets.
     bool tree(const Node& root) {
         for (const Node* node : preorder(root)) {
@@ -318,9 +327,14 @@ bool validate_scenario(LoadContext& context, Scenario& scenario) {
             return false;
         }
     }
-    for (const Action& action : scenario.timeline) {
+    for (Action& action : scenario.timeline) {
         if (!checker.action(action)) {
             return false;
+        }
+        if (action.verb == Verb::FailSpawns) {
+            // scenario-format.md `timeline`: fail_spawns names a node of the topology, which a
+            // registered name does as well as a path; the runner counts spawns by node path.
+            action.node = checker.node_path(action.node);
         }
     }
     if (scenario.faults.admin.has_value()) {
