@@ -110,6 +110,19 @@ void append_header(std::string& out, std::uint64_t seq, Instant at, std::string_
     append_json_string(out, kind);
 }
 
+// A field's name as written: header keys get a leading underscore (JsonlSink).
+void append_field_name(std::string& out, std::string_view name) {
+    if (name == "seq" || name == "t" || name == "kind" || name.starts_with('_')) {
+        // Underscores already leading are doubled as well, so no two names meet.
+        out += "\"_";
+        const std::size_t at = out.size();
+        append_json_string(out, name);
+        out.erase(at, 1); // the opening quote append_json_string wrote
+        return;
+    }
+    append_json_string(out, name);
+}
+
 } // namespace
 
 void JsonlSink::on_event(const TraceEvent& event) {
@@ -118,7 +131,7 @@ void JsonlSink::on_event(const TraceEvent& event) {
     append_header(line, event.seq, event.at, event.kind.name);
     for (std::size_t i = 0; i < event.field_count; i++) {
         line.push_back(',');
-        append_json_string(line, event.fields[i].key.name);
+        append_field_name(line, event.fields[i].key.name);
         line.push_back(':');
         append_value(line, event.fields[i].value);
     }
@@ -163,7 +176,7 @@ std::string TraceRecord::to_json() const {
     append_header(line, seq, at, kind);
     for (const auto& [name, value] : fields) {
         line.push_back(',');
-        append_json_string(line, name);
+        append_field_name(line, name);
         line.push_back(':');
         append_record_value(line, value);
     }

@@ -224,7 +224,10 @@ private:
 std::string format_hash(std::uint64_t hash);
 
 /// Writes each event as one JSON object per line, keys in canonical order:
-/// "seq", "t" (ns), "kind", then the fields in their emitted order.
+/// "seq", "t" (ns), "kind", then the fields in their emitted order. A field named like one of
+/// the three header keys (a spawn's "kind", its behaviour kind) is written with a leading
+/// underscore ("_kind"), so that every line is an object with unique keys. Output only: the
+/// trace hash folds the field's own name.
 class JsonlSink final : public TraceSink {
 public:
     explicit JsonlSink(std::ostream& out) : out_(out) {}

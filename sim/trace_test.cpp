@@ -85,6 +85,26 @@ TEST(JsonlSink, WritesCanonicalLines) {
               "{\"seq\":1,\"t\":1501,\"kind\":\"send\"}\n");
 }
 
+// A spawn's "kind" field would repeat the header's key: it is written as "_kind" (and a
+// name that already starts with "_" gets one more), so each line parses to unique keys.
+TEST(JsonlSink, WritesFieldsNamedLikeHeaderKeysWithALeadingUnderscore) {
+    std::ostringstream out;
+    JsonlSink sink(out);
+    MemorySink memory;
+    TraceBus bus;
+    bus.add_sink(sink);
+    bus.add_sink(memory);
+    bus.emit(Instant::from_ns(2), TraceKey{"spawn"},
+             {{TraceKey{"kind"}, "Router"}, {TraceKey{"_kind"}, "x"}, {TraceKey{"t"}, 1},
+              {TraceKey{"seq"}, 2}, {TraceKey{"kinds"}, 3}});
+    const std::string line =
+        "{\"seq\":0,\"t\":2,\"kind\":\"spawn\",\"_kind\":\"Router\",\"__kind\":\"x\","
+        "\"_t\":1,\"_seq\":2,\"kinds\":3}";
+    EXPECT_EQ(out.str(), line + "\n");
+    EXPECT_EQ(memory.records().front().to_json(), line);
+    EXPECT_EQ(memory.records().front().text("kind"), "Router"); // records keep the real name
+}
+
 TEST(JsonlSink, EscapesControlCharacters) {
     std::string out;
     append_json_string(out, std::string_view("\x01z", 2));
