@@ -275,11 +275,13 @@ template <class Item>
                                      {trace::from, message.from.id},
                                      {trace::queue, static_cast<std::uint64_t>(queue)}});
     }
+    // A growth never moves a taken message, so `message` stays valid even when it is the
+    // message being handled in this very queue (a forward to oneself).
     if constexpr (std::is_same_v<std::remove_cvref_t<Item>, NewMessage>) {
-        ring.emplace_back(message.from, Ref{}, std::move(message.message), message.id, Atom(),
-                          message.type);
+        ring.emplace_back(retired_, message.from, Ref{}, std::move(message.message), message.id,
+                          Atom(), message.type);
     } else {
-        ring.push_back(std::forward<Item>(message));
+        ring.push_back(retired_, std::forward<Item>(message));
     }
     poke(target);
     return {};

@@ -194,6 +194,8 @@ private:
     }
     void step(Process& process);
     void take_one(Process& process);
+    /// Ends the take of `message` from `ring` (take_one) and frees a buffer its growth retired.
+    void release_taken(detail::Ring<MailboxMessage>& ring, MailboxMessage& message);
     void resume_call(Process& process);
     void after_callback(Process& process, const Status& status);
     void begin_termination(Process& process, Error reason);
@@ -244,6 +246,9 @@ private:
     std::size_t live_count_ = 0;
     std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
+    // The old buffer of the stepping process's queue that grew while its taken message still
+    // lived in it; freed when the take ends (one take at a time).
+    detail::Ring<MailboxMessage>::Buffer retired_;
     std::vector<std::function<void(const Process&, const Error&)>> teardown_hooks_;
     struct Stash {
         PID pid;

@@ -47,7 +47,10 @@ void Node::run_step(sim::TaskId task) {
                                                    : 3;
     RS_ASSERT(!queues[index].empty());
     const auto chosen = static_cast<Queue>(index);
-    MailboxMessage message = process.queues_[index].pop_front();
+    // The message is handled in its slot: it has left the queue (lengths read during the
+    // callback do not count it) and is released once the step is over.
+    auto& ring = process.queues_[index];
+    MailboxMessage& message = ring.take_front();
     process.taken_++;
     world_.emit(trace::take, {{trace::pid, process.pid_.id},
                               {trace::id, message.id},
@@ -59,6 +62,7 @@ void Node::run_step(sim::TaskId task) {
     if (faults.is_armed(take_site_) &&
         faults.should_fire(take_site_, now(), process.behavior_->behavior_name())) {
         after_callback(process, runtime::stop(Error::panic()));
+        release_taken(ring, message);
         return;
     }
     process.in_step_ = true;
@@ -66,6 +70,17 @@ void Node::run_step(sim::TaskId task) {
         return process.behavior_->process_message(chosen, message);
     });
     after_callback(process, status);
+    // After a teardown the process waits in the graveyard until the step ends, so its ring
+    // is still there.
+    release_taken(ring, message);
+}
+
+[[gnu::always_inline]] inline void Node::release_taken(detail::Ring<MailboxMessage>& ring,
+                                                         MailboxMessage& message) {
+    ring.release_taken(message);
+    if (retired_.slots != nullptr) {
+        detail::Ring<MailboxMessage>::free_buffer(retired_); // the ring grew during the step
+    }
 }
 
 void Node::resume_call(Process& process) {
