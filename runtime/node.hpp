@@ -143,21 +143,10 @@ private:
     SendResult route_any(Process* from, const PID& from_pid, const Address& to,
                          MailboxMessage&& message, Queue queue);
     /// route() for a regular send (Process::send, Node::send): the mailbox item is built in
-    /// its queue slot, so the payload is moved once.
+    /// its queue slot, so the payload is moved once. Defined in node.cpp, where every caller
+    /// is, so that the whole delivery inlines into the send.
     SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
-                            Message&& message, Queue queue) {
-        if (!to.is_name()) {
-            Process* target = find(to.pid());
-            if (target != nullptr && target->is_alive() &&
-                (target->state_ != ProcessState::Init || target == from)) {
-                return deliver_new(*target, queue, from_pid, std::move(message));
-            }
-        }
-        return route_any(from, from_pid, to,
-                         MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
-                                        MailboxType::Regular},
-                         queue);
-    }
+                            Message&& message, Queue queue);
     /// The parts of a regular mailbox item, for deliver_item to build it in place.
     struct NewMessage {
         const PID& from;
@@ -166,11 +155,9 @@ private:
         MailboxType type;
     };
     SendResult deliver_new(Process& target, Queue queue, const PID& from, Message&& message);
-    /// Pushes into a process's queue; pokes a sleeping process. The const& overload copies
-    /// the message straight into the queue (forwards).
+    /// Pushes into a process's queue; pokes a sleeping process. Forwards (Process::forward)
+    /// call deliver_item with the item itself, which copies it straight into the queue.
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
-                       const PID* forwarded_by);
-    SendResult deliver(Process& target, Queue queue, const MailboxMessage& message,
                        const PID* forwarded_by);
     template <class Item>
     SendResult deliver_item(Process& target, Queue queue, Item&& message,

@@ -2,6 +2,7 @@
 // (ergo-semantics.md §1.4 drain loop, §2.4 calls, §3.2 teardown order, §3.3 kill).
 // Part of runtime/: uses sim/ and the standard library only.
 #include <algorithm>
+#include <bit>
 
 #include "runtime/node.hpp"
 #include "runtime/trace_keys.hpp"
@@ -20,7 +21,9 @@ void Node::run_step(sim::TaskId task) {
     RS_ASSERT(process->runnable_);
     process->runnable_ = false;
     step(*process);
-    graveyard_.clear();
+    if (!graveyard_.empty()) {
+        graveyard_.clear();
+    }
 }
 
 // step, take_one and after_callback are inlined into run_step: the hot path of every message.
@@ -39,18 +42,18 @@ void Node::run_step(sim::TaskId task) {
 }
 
 [[gnu::always_inline]] inline void Node::take_one(Process& process) {
-    // §1.4: exactly one message per step, Urgent, else System, else Main, else Log.
-    const auto& queues = process.queues_;
-    const std::size_t index = !queues[0].empty() ? 0
-                              : !queues[1].empty() ? 1
-                              : !queues[2].empty() ? 2
-                                                   : 3;
-    RS_ASSERT(!queues[index].empty());
+    // §1.4: exactly one message per step, Urgent, else System, else Main, else Log: the
+    // lowest non-empty queue.
+    RS_ASSERT(process.queued_mask_ != 0);
+    const auto index = static_cast<std::size_t>(std::countr_zero(process.queued_mask_));
     const auto chosen = static_cast<Queue>(index);
     // The message is handled in its slot: it has left the queue (lengths read during the
     // callback do not count it) and is released once the step is over.
     auto& ring = process.queues_[index];
     MailboxMessage& message = ring.take_front();
+    if (ring.empty()) {
+        process.queued_mask_ &= static_cast<std::uint8_t>(~(1U << index));
+    }
     process.taken_++;
     world_.emit(trace::take, {{trace::pid, process.pid_.id},
                               {trace::id, message.id},
@@ -287,6 +290,7 @@ void Node::drop_queued(Process& process, std::string_view why) {
         });
         process.queues_[q].clear();
     }
+    process.queued_mask_ = 0;
 }
 
 void Node::preserve_queued(Process& process) {
@@ -313,6 +317,7 @@ void Node::preserve_queued(Process& process) {
         });
         process.queues_[q].clear();
     }
+    process.queued_mask_ = 0;
     if (!stash.messages.empty()) {
         preserved_.push_back(std::move(stash));
     }

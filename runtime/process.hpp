@@ -163,10 +163,7 @@ private:
     detail::Ring<MailboxMessage>& queue(Queue which) {
         return queues_[static_cast<std::size_t>(which)];
     }
-    bool has_messages() const {
-        return !queues_[0].empty() || !queues_[1].empty() || !queues_[2].empty() ||
-               !queues_[3].empty();
-    }
+    bool has_messages() const { return queued_mask_ != 0; }
     SendResult send_regular(const Address& to, Message&& message, Queue queue);
 
     Node& node_;
@@ -180,6 +177,7 @@ private:
     bool busy_ = false;            // inside a declared cost
     bool stopping_ = false;        // terminate delay running
     std::uint8_t stale_responses_ = 0;
+    std::uint8_t queued_mask_ = 0; // bit q set while queues_[q] is not empty (Node keeps it)
     ProcessOptions options_;
     std::unique_ptr<Behavior> behavior_;
     detail::Ring<MailboxMessage> queues_[4];

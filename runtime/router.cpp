@@ -284,32 +284,36 @@ Status Router::process_message(Queue queue, MailboxMessage& message) {
         return stop(Error::panic());
     }
     current_ = &message;
-    Status status = ok();
+    // R8, R9: Normal priority is routed (built in place: the routing hot path).
+    const bool routed = queue == Queue::Main && (message.type == MailboxType::Regular ||
+                                                 message.type == MailboxType::Request);
+    Status status = routed ? route_one(message) : dispatch_other(queue, message);
+    current_ = nullptr;
+    return status;
+}
+
+Status Router::dispatch_other(Queue queue, const MailboxMessage& message) {
     switch (message.type) {
     case MailboxType::Regular:
-        // R8, R9: Normal priority is routed; High/Max is the admin path (R46).
-        status = queue == Queue::Main ? route_one(message)
-                                      : handle_message(message.from, message.message);
-        break;
+        RS_ASSERT(queue != Queue::Main);
+        return handle_message(message.from, message.message); // R46: the admin path
     case MailboxType::Request:
-        status = queue == Queue::Main ? route_one(message) : admin_call(message);
-        break;
+        RS_ASSERT(queue != Queue::Main);
+        return admin_call(message);
     case MailboxType::Event:
-        status = handle_event(message.from, message.message); // A3: never routed
-        break;
+        return handle_event(message.from, message.message); // A3: never routed
     case MailboxType::Exit:
-        status = handle_exit(message);
-        break;
+        return handle_exit(message);
     case MailboxType::Inspect: {
         const auto* request = message.message.get<MessageInspect>();
         Inspection values = merged_inspect(
             message.from, request != nullptr ? request->items : std::vector<std::string>{});
         (void)process().send_response(message.from, message.ref, InspectionReply{std::move(values)});
-        break;
+        return ok();
     }
     }
-    current_ = nullptr;
-    return status;
+    RS_ASSERT(false);
+    return ok();
 }
 
 void Router::process_terminate(const Error& reason) {

@@ -195,6 +195,7 @@ private:
 
     // routing and exits (router.cpp)
     Status route_one(MailboxMessage& message);
+    Status dispatch_other(Queue queue, const MailboxMessage& message);
     Routed resolve(Atom name, const MailboxMessage& message);
     Routed forward_owned(std::size_t index, const MailboxMessage& message);
     Routed forward_replacing(std::size_t index, const MailboxMessage& message);
