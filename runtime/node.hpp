@@ -211,7 +211,8 @@ private:
     std::uint64_t next_message_id() { return ++message_ids_; }
     /// The table entry of process id `id` (any state), or nullptr. Inline: the hot path.
     Process* slot(std::uint64_t id) const {
-        if (id < first_pid_id_ || id - first_pid_id_ >= table_.size()) {
+        // One unsigned compare: an id below the first wraps around to a huge index.
+        if (id - first_pid_id_ >= table_.size()) {
             return nullptr;
         }
         return table_[id - first_pid_id_].get();

@@ -154,23 +154,6 @@ const MailboxMessage& Router::current() const {
     return *current_;
 }
 
-std::optional<std::size_t> Router::find(Atom name) const {
-    // The routing hot path: a probe of the name index, whatever the table's length.
-    if (name_slots_.empty()) {
-        return std::nullopt;
-    }
-    const std::size_t mask = name_slots_.size() - 1;
-    for (std::size_t at = name.hash() & mask;; at = (at + 1) & mask) {
-        const std::uint32_t slot = name_slots_[at];
-        if (slot == 0) {
-            return std::nullopt;
-        }
-        if (names_[slot - 1] == name) {
-            return slot - 1;
-        }
-    }
-}
-
 void Router::index_name(std::size_t index) {
     // Names are unique in the table; were one repeated, its first entry would win, as a scan
     // in table order finds it.

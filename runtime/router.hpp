@@ -209,7 +209,23 @@ private:
     Inspection merged_inspect(const PID& from, const std::vector<std::string>& items);
     sim::Result<PID, Error> spawn_worker(const Route& spec);
     RouteResult validate_route(const Route& route) const;
-    std::optional<std::size_t> find(Atom name) const;
+    /// The table index of route `name`: a probe of the name index, whatever the table's
+    /// length. Inline: the routing hot path.
+    std::optional<std::size_t> find(Atom name) const {
+        if (name_slots_.empty()) {
+            return std::nullopt;
+        }
+        const std::size_t mask = name_slots_.size() - 1;
+        for (std::size_t at = name.hash() & mask;; at = (at + 1) & mask) {
+            const std::uint32_t slot = name_slots_[at];
+            if (slot == 0) {
+                return std::nullopt;
+            }
+            if (names_[slot - 1] == name) {
+                return slot - 1;
+            }
+        }
+    }
     std::optional<std::size_t> find(const PID& pid) const;
     void append_entry(Entry entry);
     void erase_entry(std::size_t index);
