@@ -155,18 +155,18 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
 }
 
 Status Node::run_init(Process& process, const Args& args) {
-    process.in_step_ = true;
+    process.flags_.in_step = true;
     // Fault point: Init fails (an injected spawn failure), before the behaviour's Init runs.
     sim::FaultPlan& faults = world_.faults();
     if (faults.is_armed(init_site_) &&
         faults.should_fire(init_site_, now(), process.behavior_->behavior_name())) {
-        process.in_step_ = false;
+        process.flags_.in_step = false;
         return runtime::stop(Error::text("injected spawn failure"));
     }
     const Status status = invoke(process, [&process, &args] {
         return process.behavior_->process_init(args);
     });
-    process.in_step_ = false;
+    process.flags_.in_step = false;
     return status;
 }
 

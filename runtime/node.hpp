@@ -173,9 +173,8 @@ private:
         }
         const bool can_step = process.state_ == ProcessState::Running ||
                               process.state_ == ProcessState::Zombee;
-        if (can_step && !process.runnable_ && !process.in_step_ && !process.busy_ &&
-            !process.stopping_ && process.wait_ == nullptr) {
-            process.runnable_ = true;
+        if (can_step && !process.has_step_flags() && process.wait_ == nullptr) {
+            process.flags_.runnable = true;
             world_.scheduler().make_runnable(process.pid_.id);
         }
     }

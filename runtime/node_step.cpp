@@ -18,8 +18,8 @@ constexpr std::uint8_t stale_responses_max = 10; // the response channel's capac
 void Node::run_step(sim::TaskId task) {
     Process* process = slot(task);
     RS_ASSERT(process != nullptr);
-    RS_ASSERT(process->runnable_);
-    process->runnable_ = false;
+    RS_ASSERT(process->flags_.runnable);
+    process->flags_.runnable = false;
     step(*process);
     if (!graveyard_.empty()) {
         graveyard_.clear();
@@ -68,7 +68,7 @@ void Node::run_step(sim::TaskId task) {
         release_taken(ring, message);
         return;
     }
-    process.in_step_ = true;
+    process.flags_.in_step = true;
     const Status status = invoke(process, [&process, chosen, &message] {
         return process.behavior_->process_message(chosen, message);
     });
@@ -101,14 +101,14 @@ void Node::resume_call(Process& process) {
     world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
                                      {trace::ref, wait->ref.id},
                                      {trace::outcome, std::string_view(outcome)}});
-    process.in_step_ = true;
+    process.flags_.in_step = true;
     const Status status = invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
     after_callback(process, status);
 }
 
 [[gnu::always_inline]] inline void Node::after_callback(Process& process,
                                                           const Status& status) {
-    process.in_step_ = false;
+    process.flags_.in_step = false;
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (!status) {
         if (process.wait_ != nullptr) {
@@ -123,7 +123,7 @@ void Node::resume_call(Process& process) {
             process.state_ = ProcessState::WaitResponse;
         }
         if (process.wait_->result.has_value()) {
-            process.runnable_ = true;
+            process.flags_.runnable = true;
             world_.scheduler().make_runnable(process.pid_.id);
         }
         return;
@@ -139,7 +139,7 @@ void Node::resume_call(Process& process) {
         return;
     }
     if (process.has_messages()) {
-        process.runnable_ = true;
+        process.flags_.runnable = true;
         world_.scheduler().make_runnable(process.pid_.id);
         return;
     }
@@ -147,7 +147,7 @@ void Node::resume_call(Process& process) {
 }
 
 void Node::schedule_unbusy(Process& process, sim::Duration cost) {
-    process.busy_ = true;
+    process.flags_.busy = true;
     world_.emit(trace::busy, {{trace::pid, process.pid_.id}, {trace::cost_ns, cost.count_ns()}});
     const PID pid = process.pid_;
     world_.schedule_after(cost, [this, pid] {
@@ -155,7 +155,7 @@ void Node::schedule_unbusy(Process& process, sim::Duration cost) {
         if (target == nullptr) {
             return;
         }
-        target->busy_ = false;
+        target->flags_.busy = false;
         if (target->state_ == ProcessState::Zombee || target->has_messages()) {
             poke(*target);
             return;
@@ -198,8 +198,8 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
                                   {trace::outcome, std::string_view(outcome)}});
     world_.cancel(caller->wait_->timer);
     caller->wait_->result = std::move(result);
-    if (!caller->in_step_ && !caller->runnable_) {
-        caller->runnable_ = true;
+    if (!caller->flags_.in_step && !caller->flags_.runnable) {
+        caller->flags_.runnable = true;
         world_.scheduler().make_runnable(caller->pid_.id);
     }
     return {};
@@ -212,8 +212,8 @@ void Node::call_timed_out(const PID& caller_pid, const Ref& ref) {
         return;
     }
     caller->wait_->result = CallResult(sim::fail(Error(Err::Timeout)));
-    if (!caller->in_step_ && !caller->runnable_) {
-        caller->runnable_ = true;
+    if (!caller->flags_.in_step && !caller->flags_.runnable) {
+        caller->flags_.runnable = true;
         world_.scheduler().make_runnable(caller->pid_.id);
     }
 }
@@ -248,8 +248,8 @@ SendResult Node::kill(const PID& pid) {
     case ProcessState::WaitResponse:
         // §3.3: the current callback (or wait) finishes, then the loop stops with Kill.
         process->state_ = ProcessState::Zombee;
-        if (!process->in_step_ && !process->busy_ && !process->stopping_ &&
-            process->wait_ == nullptr && !process->runnable_) {
+        if (!process->flags_.in_step && !process->flags_.busy && !process->flags_.stopping &&
+            process->wait_ == nullptr && !process->flags_.runnable) {
             poke(*process);
         }
         break;
@@ -266,10 +266,10 @@ void Node::begin_termination(Process& process, Error reason) {
         return;
     }
     // The behaviour takes `delay` to stop: it stays alive and takes nothing meanwhile.
-    process.stopping_ = true;
-    if (process.runnable_) {
+    process.flags_.stopping = true;
+    if (process.flags_.runnable) {
         world_.scheduler().remove(process.pid_.id);
-        process.runnable_ = false;
+        process.flags_.runnable = false;
     }
     const PID pid = process.pid_;
     world_.schedule_after(delay, [this, pid, reason] {
@@ -364,9 +364,9 @@ void Node::teardown(Process& process, const Error& reason) {
     // §3.2 step 1: Terminated, out of the table (and the runnable set).
     process.state_ = ProcessState::Terminated;
     live_count_--;
-    if (process.runnable_) {
+    if (process.flags_.runnable) {
         world_.scheduler().remove(process.pid_.id);
-        process.runnable_ = false;
+        process.flags_.runnable = false;
     }
     if (process.wait_ != nullptr) {
         abandon_call(process);

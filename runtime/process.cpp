@@ -198,14 +198,14 @@ void Process::busy_for(sim::Duration cost) {
 }
 
 void Process::run_outside(const std::function<void()>& operation) {
-    RS_ASSERT(!in_step_);
+    RS_ASSERT(!flags_.in_step);
     RS_ASSERT(is_alive());
     const bool was_sleeping = state_ == ProcessState::Sleep;
     if (was_sleeping) {
         state_ = ProcessState::Running; // not runnable: no step is scheduled for it
     }
     operation();
-    if (was_sleeping && state_ == ProcessState::Running && !runnable_ && !has_messages()) {
+    if (was_sleeping && state_ == ProcessState::Running && !flags_.runnable && !has_messages()) {
         state_ = ProcessState::Sleep;
     }
 }

@@ -363,12 +363,20 @@ Status Router::route_one(MailboxMessage& message) {
     RS_ASSERT(routed.reason.has_value() || !routed.worker.empty());
     if (!routed.reason) {
         counters_.forwarded++; // R42
-        world.emit(trace::route, {{trace::router, self().id},
-                                  {trace::id, message.id},
-                                  {trace::name, trace::atom_value(name)},
-                                  {trace::resolution, routed.registry ? resolution_registry
-                                                                      : resolution_owned},
-                                  {trace::worker, routed.worker.id}});
+        // One emit per resolution, so that each hashes a constant (the routing hot path).
+        const auto emit_forwarded = [&](const sim::TraceValue& resolution)
+                                        __attribute__((always_inline)) {
+            world.emit(trace::route, {{trace::router, self().id},
+                                      {trace::id, message.id},
+                                      {trace::name, trace::atom_value(name)},
+                                      {trace::resolution, resolution},
+                                      {trace::worker, routed.worker.id}});
+        };
+        if (routed.registry) {
+            emit_forwarded(resolution_registry);
+        } else {
+            emit_forwarded(resolution_owned);
+        }
         return ok();
     }
     counters_.failed++; // R18: exactly once per failed routing

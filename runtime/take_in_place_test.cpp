@@ -64,7 +64,8 @@ TEST(TakeInPlace, MessageSurvivesSelfSendsThatGrowTheQueue) {
             seen.push_back(value);
             if (value == "first") {
                 for (int i = 0; i < 40; i++) {
-                    EXPECT_TRUE(self.process().send(self.self(), Text{"self " + std::to_string(i)}));
+                    const Text text{"self " + std::to_string(i)};
+                    EXPECT_TRUE(self.process().send(self.self(), text));
                 }
                 // The queue grew from 4 to 64 slots under the message being handled.
                 EXPECT_EQ(message.get<Text>()->value, "first");
