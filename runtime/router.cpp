@@ -336,7 +336,8 @@ Status Router::admin_call(const MailboxMessage& message) {
 
 // -- routing ------------------------------------------------------------------------------
 
-Status Router::route_one(MailboxMessage& message) {
+// Inline in process_message, its only caller: the routing hot path.
+[[gnu::always_inline]] inline Status Router::route_one(MailboxMessage& message) {
     // R52: callback, spawns, forward, counters, then the failure delivery.
     const bool is_call = message.type == MailboxType::Request;
     const Atom name = is_call ? route_call(message.from, message.ref, message.message)
