@@ -51,28 +51,33 @@ Status Actor::process_message(Queue queue, MailboxMessage& message) {
         return ok(); // loggers are not modelled; a log record is ignored
     }
     current_ = &message;
-    Status status = ok();
+    // Built in place (no assignment): the common case is one call and one return.
+    Status status = message.type == MailboxType::Regular || message.type == MailboxType::Event
+                        ? handle_message(message.from, message.message)
+                        : dispatch_other(message);
+    current_ = nullptr;
+    return status;
+}
+
+Status Actor::dispatch_other(const MailboxMessage& message) {
     switch (message.type) {
     case MailboxType::Regular:
     case MailboxType::Event:
-        status = handle_message(message.from, message.message);
         break;
     case MailboxType::Request:
-        status = handle_request(message);
-        break;
+        return handle_request(message);
     case MailboxType::Exit:
-        status = handle_exit(message);
-        break;
+        return handle_exit(message);
     case MailboxType::Inspect: {
         const auto* request = message.message.get<MessageInspect>();
         Inspection values =
             handle_inspect(message.from, request != nullptr ? request->items : std::vector<std::string>{});
         (void)process().send_response(message.from, message.ref, InspectionReply{std::move(values)});
-        break;
+        return ok();
     }
     }
-    current_ = nullptr;
-    return status;
+    RS_ASSERT(false); // Regular and Event are dispatched by process_message
+    return ok();
 }
 
 Status Actor::handle_request(const MailboxMessage& message) {

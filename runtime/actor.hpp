@@ -62,6 +62,7 @@ public:
     std::string_view kind_name() const override { return "Actor"; }
 
 private:
+    Status dispatch_other(const MailboxMessage& message);
     Status handle_exit(const MailboxMessage& message);
     Status handle_request(const MailboxMessage& message);
 

@@ -132,18 +132,16 @@ enum class Queue : std::uint8_t { Urgent = 0, System = 1, Main = 2, Log = 3 };
 
 std::string_view queue_name(Queue queue);
 
-/// The queue a priority selects (§1.3).
+/// The queue a priority selects (§1.3): Max → Urgent, High → System, Normal (and anything
+/// unknown) → Main. Arithmetic, not a switch: once per send.
 constexpr Queue queue_for(MessagePriority priority) {
-    switch (priority) {
-    case MessagePriority::Max:
-        return Queue::Urgent;
-    case MessagePriority::High:
-        return Queue::System;
-    case MessagePriority::Normal:
-        return Queue::Main;
-    }
-    return Queue::Main;
+    const auto level = static_cast<unsigned>(priority);
+    return level <= 2 ? static_cast<Queue>(2 - level) : Queue::Main;
 }
+static_assert(queue_for(MessagePriority::Max) == Queue::Urgent);
+static_assert(queue_for(MessagePriority::High) == Queue::System);
+static_assert(queue_for(MessagePriority::Normal) == Queue::Main);
+static_assert(queue_for(static_cast<MessagePriority>(7)) == Queue::Main);
 
 /// How a send addressed its target: by PID or by registered name (local Atom).
 class Address {

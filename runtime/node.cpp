@@ -155,18 +155,18 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
 }
 
 Status Node::run_init(Process& process, const Args& args) {
-    process.in_step_ = true;
+    process.flags_.in_step = true;
     // Fault point: Init fails (an injected spawn failure), before the behaviour's Init runs.
     sim::FaultPlan& faults = world_.faults();
     if (faults.is_armed(init_site_) &&
         faults.should_fire(init_site_, now(), process.behavior_->behavior_name())) {
-        process.in_step_ = false;
+        process.flags_.in_step = false;
         return runtime::stop(Error::text("injected spawn failure"));
     }
     const Status status = invoke(process, [&process, &args] {
         return process.behavior_->process_init(args);
     });
-    process.in_step_ = false;
+    process.flags_.in_step = false;
     return status;
 }
 
@@ -275,12 +275,15 @@ template <class Item>
                                      {trace::from, message.from.id},
                                      {trace::queue, static_cast<std::uint64_t>(queue)}});
     }
+    // A growth never moves a taken message, so `message` stays valid even when it is the
+    // message being handled in this very queue (a forward to oneself).
     if constexpr (std::is_same_v<std::remove_cvref_t<Item>, NewMessage>) {
-        ring.emplace_back(message.from, Ref{}, std::move(message.message), message.id, Atom(),
-                          message.type);
+        ring.emplace_back(retired_, message.from, Ref{}, std::move(message.message), message.id,
+                          Atom(), message.type);
     } else {
-        ring.push_back(std::forward<Item>(message));
+        ring.push_back(retired_, std::forward<Item>(message));
     }
+    target.queued_mask_ |= static_cast<std::uint8_t>(1U << static_cast<unsigned>(queue));
     poke(target);
     return {};
 }
@@ -290,15 +293,59 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
     return deliver_item(target, queue, std::move(message), forwarded_by);
 }
 
-SendResult Node::deliver(Process& target, Queue queue, const MailboxMessage& message,
-                         const PID* forwarded_by) {
-    return deliver_item(target, queue, message, forwarded_by);
-}
-
-SendResult Node::deliver_new(Process& target, Queue queue, const PID& from, Message&& message) {
+[[gnu::always_inline]] inline SendResult Node::deliver_new(Process& target, Queue queue,
+                                                           const PID& from, Message&& message) {
     // The id is taken before the mailbox check, as route() does for a built item.
     const NewMessage item{from, message, next_message_id(), MailboxType::Regular};
     return deliver_item(target, queue, item, nullptr);
+}
+
+[[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
+                                                            const Address& to, Message&& message,
+                                                            Queue queue) {
+    if (!to.is_name()) {
+        Process* target = find(to.pid());
+        // During Init the PID is not routable, except for the process's own sends (§2.1).
+        if (target != nullptr && target->is_alive() &&
+            (target->state_ != ProcessState::Init || target == from)) {
+            return deliver_new(*target, queue, from_pid, std::move(message));
+        }
+    }
+    return route_any(from, from_pid, to,
+                     MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
+                                    MailboxType::Regular},
+                     queue);
+}
+
+// The process API's sends live here, so that each is one call with the delivery inlined: the
+// hot path of every message.
+[[gnu::always_inline]] inline SendResult Process::send_regular(const Address& to,
+                                                               Message&& message, Queue queue) {
+    if (!is_alive()) {
+        return sim::fail(Err::NotAllowed);
+    }
+    return node_.send_regular(this, pid_, to, std::move(message), queue);
+}
+
+SendResult Process::send(Address to, Message message) {
+    return send_regular(to, std::move(message), queue_for(options_.send_priority));
+}
+
+SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
+    return send_regular(to, std::move(message), queue_for(priority));
+}
+
+SendResult Process::forward(const PID& to, const MailboxMessage& message,
+                            MessagePriority priority) {
+    // §2.6: no fallback and no check of the forwarder's own state.
+    Process* target = node_.find(to);
+    if (target == nullptr || target->state_ == ProcessState::Init) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    if (!target->is_alive()) {
+        return sim::fail(Err::ProcessTerminated);
+    }
+    return node_.deliver_item(*target, queue_for(priority), message, &pid_);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {

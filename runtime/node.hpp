@@ -143,21 +143,10 @@ private:
     SendResult route_any(Process* from, const PID& from_pid, const Address& to,
                          MailboxMessage&& message, Queue queue);
     /// route() for a regular send (Process::send, Node::send): the mailbox item is built in
-    /// its queue slot, so the payload is moved once.
+    /// its queue slot, so the payload is moved once. Defined in node.cpp, where every caller
+    /// is, so that the whole delivery inlines into the send.
     SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
-                            Message&& message, Queue queue) {
-        if (!to.is_name()) {
-            Process* target = find(to.pid());
-            if (target != nullptr && target->is_alive() &&
-                (target->state_ != ProcessState::Init || target == from)) {
-                return deliver_new(*target, queue, from_pid, std::move(message));
-            }
-        }
-        return route_any(from, from_pid, to,
-                         MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
-                                        MailboxType::Regular},
-                         queue);
-    }
+                            Message&& message, Queue queue);
     /// The parts of a regular mailbox item, for deliver_item to build it in place.
     struct NewMessage {
         const PID& from;
@@ -166,11 +155,9 @@ private:
         MailboxType type;
     };
     SendResult deliver_new(Process& target, Queue queue, const PID& from, Message&& message);
-    /// Pushes into a process's queue; pokes a sleeping process. The const& overload copies
-    /// the message straight into the queue (forwards).
+    /// Pushes into a process's queue; pokes a sleeping process. Forwards (Process::forward)
+    /// call deliver_item with the item itself, which copies it straight into the queue.
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
-                       const PID* forwarded_by);
-    SendResult deliver(Process& target, Queue queue, const MailboxMessage& message,
                        const PID* forwarded_by);
     template <class Item>
     SendResult deliver_item(Process& target, Queue queue, Item&& message,
@@ -186,14 +173,15 @@ private:
         }
         const bool can_step = process.state_ == ProcessState::Running ||
                               process.state_ == ProcessState::Zombee;
-        if (can_step && !process.runnable_ && !process.in_step_ && !process.busy_ &&
-            !process.stopping_ && process.wait_ == nullptr) {
-            process.runnable_ = true;
+        if (can_step && !process.has_step_flags() && process.wait_ == nullptr) {
+            process.flags_.runnable = true;
             world_.scheduler().make_runnable(process.pid_.id);
         }
     }
     void step(Process& process);
     void take_one(Process& process);
+    /// Ends the take of `message` from `ring` (take_one) and frees a buffer its growth retired.
+    void release_taken(detail::Ring<MailboxMessage>& ring, MailboxMessage& message);
     void resume_call(Process& process);
     void after_callback(Process& process, const Status& status);
     void begin_termination(Process& process, Error reason);
@@ -222,7 +210,8 @@ private:
     std::uint64_t next_message_id() { return ++message_ids_; }
     /// The table entry of process id `id` (any state), or nullptr. Inline: the hot path.
     Process* slot(std::uint64_t id) const {
-        if (id < first_pid_id_ || id - first_pid_id_ >= table_.size()) {
+        // One unsigned compare: an id below the first wraps around to a huge index.
+        if (id - first_pid_id_ >= table_.size()) {
             return nullptr;
         }
         return table_[id - first_pid_id_].get();
@@ -244,6 +233,9 @@ private:
     std::size_t live_count_ = 0;
     std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
+    // The old buffer of the stepping process's queue that grew while its taken message still
+    // lived in it; freed when the take ends (one take at a time).
+    detail::Ring<MailboxMessage>::Buffer retired_;
     std::vector<std::function<void(const Process&, const Error&)>> teardown_hooks_;
     struct Stash {
         PID pid;

@@ -2,6 +2,7 @@
 // (ergo-semantics.md §1.4 drain loop, §2.4 calls, §3.2 teardown order, §3.3 kill).
 // Part of runtime/: uses sim/ and the standard library only.
 #include <algorithm>
+#include <bit>
 
 #include "runtime/node.hpp"
 #include "runtime/trace_keys.hpp"
@@ -17,10 +18,12 @@ constexpr std::uint8_t stale_responses_max = 10; // the response channel's capac
 void Node::run_step(sim::TaskId task) {
     Process* process = slot(task);
     RS_ASSERT(process != nullptr);
-    RS_ASSERT(process->runnable_);
-    process->runnable_ = false;
+    RS_ASSERT(process->flags_.runnable);
+    process->flags_.runnable = false;
     step(*process);
-    graveyard_.clear();
+    if (!graveyard_.empty()) {
+        graveyard_.clear();
+    }
 }
 
 // step, take_one and after_callback are inlined into run_step: the hot path of every message.
@@ -39,15 +42,18 @@ void Node::run_step(sim::TaskId task) {
 }
 
 [[gnu::always_inline]] inline void Node::take_one(Process& process) {
-    // §1.4: exactly one message per step, Urgent, else System, else Main, else Log.
-    const auto& queues = process.queues_;
-    const std::size_t index = !queues[0].empty() ? 0
-                              : !queues[1].empty() ? 1
-                              : !queues[2].empty() ? 2
-                                                   : 3;
-    RS_ASSERT(!queues[index].empty());
+    // §1.4: exactly one message per step, Urgent, else System, else Main, else Log: the
+    // lowest non-empty queue.
+    RS_ASSERT(process.queued_mask_ != 0);
+    const auto index = static_cast<std::size_t>(std::countr_zero(process.queued_mask_));
     const auto chosen = static_cast<Queue>(index);
-    MailboxMessage message = process.queues_[index].pop_front();
+    // The message is handled in its slot: it has left the queue (lengths read during the
+    // callback do not count it) and is released once the step is over.
+    auto& ring = process.queues_[index];
+    MailboxMessage& message = ring.take_front();
+    if (ring.empty()) {
+        process.queued_mask_ &= static_cast<std::uint8_t>(~(1U << index));
+    }
     process.taken_++;
     world_.emit(trace::take, {{trace::pid, process.pid_.id},
                               {trace::id, message.id},
@@ -59,13 +65,25 @@ void Node::run_step(sim::TaskId task) {
     if (faults.is_armed(take_site_) &&
         faults.should_fire(take_site_, now(), process.behavior_->behavior_name())) {
         after_callback(process, runtime::stop(Error::panic()));
+        release_taken(ring, message);
         return;
     }
-    process.in_step_ = true;
+    process.flags_.in_step = true;
     const Status status = invoke(process, [&process, chosen, &message] {
         return process.behavior_->process_message(chosen, message);
     });
     after_callback(process, status);
+    // After a teardown the process waits in the graveyard until the step ends, so its ring
+    // is still there.
+    release_taken(ring, message);
+}
+
+[[gnu::always_inline]] inline void Node::release_taken(detail::Ring<MailboxMessage>& ring,
+                                                         MailboxMessage& message) {
+    ring.release_taken(message);
+    if (retired_.slots != nullptr) {
+        detail::Ring<MailboxMessage>::free_buffer(retired_); // the ring grew during the step
+    }
 }
 
 void Node::resume_call(Process& process) {
@@ -83,14 +101,14 @@ void Node::resume_call(Process& process) {
     world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
                                      {trace::ref, wait->ref.id},
                                      {trace::outcome, std::string_view(outcome)}});
-    process.in_step_ = true;
+    process.flags_.in_step = true;
     const Status status = invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
     after_callback(process, status);
 }
 
 [[gnu::always_inline]] inline void Node::after_callback(Process& process,
                                                           const Status& status) {
-    process.in_step_ = false;
+    process.flags_.in_step = false;
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (!status) {
         if (process.wait_ != nullptr) {
@@ -105,7 +123,7 @@ void Node::resume_call(Process& process) {
             process.state_ = ProcessState::WaitResponse;
         }
         if (process.wait_->result.has_value()) {
-            process.runnable_ = true;
+            process.flags_.runnable = true;
             world_.scheduler().make_runnable(process.pid_.id);
         }
         return;
@@ -121,7 +139,7 @@ void Node::resume_call(Process& process) {
         return;
     }
     if (process.has_messages()) {
-        process.runnable_ = true;
+        process.flags_.runnable = true;
         world_.scheduler().make_runnable(process.pid_.id);
         return;
     }
@@ -129,7 +147,7 @@ void Node::resume_call(Process& process) {
 }
 
 void Node::schedule_unbusy(Process& process, sim::Duration cost) {
-    process.busy_ = true;
+    process.flags_.busy = true;
     world_.emit(trace::busy, {{trace::pid, process.pid_.id}, {trace::cost_ns, cost.count_ns()}});
     const PID pid = process.pid_;
     world_.schedule_after(cost, [this, pid] {
@@ -137,7 +155,7 @@ void Node::schedule_unbusy(Process& process, sim::Duration cost) {
         if (target == nullptr) {
             return;
         }
-        target->busy_ = false;
+        target->flags_.busy = false;
         if (target->state_ == ProcessState::Zombee || target->has_messages()) {
             poke(*target);
             return;
@@ -180,8 +198,8 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
                                   {trace::outcome, std::string_view(outcome)}});
     world_.cancel(caller->wait_->timer);
     caller->wait_->result = std::move(result);
-    if (!caller->in_step_ && !caller->runnable_) {
-        caller->runnable_ = true;
+    if (!caller->flags_.in_step && !caller->flags_.runnable) {
+        caller->flags_.runnable = true;
         world_.scheduler().make_runnable(caller->pid_.id);
     }
     return {};
@@ -194,8 +212,8 @@ void Node::call_timed_out(const PID& caller_pid, const Ref& ref) {
         return;
     }
     caller->wait_->result = CallResult(sim::fail(Error(Err::Timeout)));
-    if (!caller->in_step_ && !caller->runnable_) {
-        caller->runnable_ = true;
+    if (!caller->flags_.in_step && !caller->flags_.runnable) {
+        caller->flags_.runnable = true;
         world_.scheduler().make_runnable(caller->pid_.id);
     }
 }
@@ -230,8 +248,8 @@ SendResult Node::kill(const PID& pid) {
     case ProcessState::WaitResponse:
         // §3.3: the current callback (or wait) finishes, then the loop stops with Kill.
         process->state_ = ProcessState::Zombee;
-        if (!process->in_step_ && !process->busy_ && !process->stopping_ &&
-            process->wait_ == nullptr && !process->runnable_) {
+        if (!process->flags_.in_step && !process->flags_.busy && !process->flags_.stopping &&
+            process->wait_ == nullptr && !process->flags_.runnable) {
             poke(*process);
         }
         break;
@@ -248,10 +266,10 @@ void Node::begin_termination(Process& process, Error reason) {
         return;
     }
     // The behaviour takes `delay` to stop: it stays alive and takes nothing meanwhile.
-    process.stopping_ = true;
-    if (process.runnable_) {
+    process.flags_.stopping = true;
+    if (process.flags_.runnable) {
         world_.scheduler().remove(process.pid_.id);
-        process.runnable_ = false;
+        process.flags_.runnable = false;
     }
     const PID pid = process.pid_;
     world_.schedule_after(delay, [this, pid, reason] {
@@ -272,6 +290,7 @@ void Node::drop_queued(Process& process, std::string_view why) {
         });
         process.queues_[q].clear();
     }
+    process.queued_mask_ = 0;
 }
 
 void Node::preserve_queued(Process& process) {
@@ -298,6 +317,7 @@ void Node::preserve_queued(Process& process) {
         });
         process.queues_[q].clear();
     }
+    process.queued_mask_ = 0;
     if (!stash.messages.empty()) {
         preserved_.push_back(std::move(stash));
     }
@@ -344,9 +364,9 @@ void Node::teardown(Process& process, const Error& reason) {
     // §3.2 step 1: Terminated, out of the table (and the runnable set).
     process.state_ = ProcessState::Terminated;
     live_count_--;
-    if (process.runnable_) {
+    if (process.flags_.runnable) {
         world_.scheduler().remove(process.pid_.id);
-        process.runnable_ = false;
+        process.flags_.runnable = false;
     }
     if (process.wait_ != nullptr) {
         abandon_call(process);

@@ -43,22 +43,8 @@ sim::Instant Process::now() const {
     return node_.now();
 }
 
-// Inline in both sends: the hot path of every message.
-[[gnu::always_inline]] inline SendResult Process::send_regular(const Address& to,
-                                                               Message&& message, Queue queue) {
-    if (!is_alive()) {
-        return sim::fail(Err::NotAllowed);
-    }
-    return node_.send_regular(this, pid_, to, std::move(message), queue);
-}
-
-SendResult Process::send(Address to, Message message) {
-    return send_regular(to, std::move(message), queue_for(options_.send_priority));
-}
-
-SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
-    return send_regular(to, std::move(message), queue_for(priority));
-}
+// send, send_with_priority and forward are defined in node.cpp, next to the delivery they
+// inline.
 
 sim::Result<sim::TimerId, Err> Process::send_after(Address to, Message message,
                                                    sim::Duration delay) {
@@ -124,19 +110,6 @@ SendResult Process::send_response_error(const PID& to, const Ref& ref, Error err
         return sim::fail(Err::NotAllowed);
     }
     return node_.respond(pid_, to, ref, CallResult(sim::fail(std::move(error))));
-}
-
-SendResult Process::forward(const PID& to, const MailboxMessage& message,
-                            MessagePriority priority) {
-    // §2.6: no fallback and no check of the forwarder's own state.
-    Process* target = node_.find(to);
-    if (target == nullptr || target->state_ == ProcessState::Init) {
-        return sim::fail(Err::ProcessUnknown);
-    }
-    if (!target->is_alive()) {
-        return sim::fail(Err::ProcessTerminated);
-    }
-    return node_.deliver(*target, queue_for(priority), message, &pid_);
 }
 
 sim::Result<PID, Error> Process::spawn(const Factory& factory, ProcessOptions options,
@@ -225,14 +198,14 @@ void Process::busy_for(sim::Duration cost) {
 }
 
 void Process::run_outside(const std::function<void()>& operation) {
-    RS_ASSERT(!in_step_);
+    RS_ASSERT(!flags_.in_step);
     RS_ASSERT(is_alive());
     const bool was_sleeping = state_ == ProcessState::Sleep;
     if (was_sleeping) {
         state_ = ProcessState::Running; // not runnable: no step is scheduled for it
     }
     operation();
-    if (was_sleeping && state_ == ProcessState::Running && !runnable_ && !has_messages()) {
+    if (was_sleeping && state_ == ProcessState::Running && !flags_.runnable && !has_messages()) {
         state_ = ProcessState::Sleep;
     }
 }

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/behavior.hpp"
@@ -99,7 +101,7 @@ public:
     /// Messages taken and handed to the behaviour so far (exit signals included).
     std::uint64_t messages_taken() const { return taken_; }
     /// True while one of this process's own callbacks (Init included) is executing.
-    bool is_executing() const { return in_step_; }
+    bool is_executing() const { return flags_.in_step; }
 
     // -- the process API (callable from this process's callbacks) ------------------------
     /// Sends with the process's priority (§2.1). Errors: ProcessUnknown, ProcessTerminated,
@@ -157,16 +159,29 @@ private:
         std::optional<CallResult> result;
     };
 
+    /// What keeps a process out of a new step besides its state and a call wait.
+    struct StepFlags {
+        bool runnable = false; // in the scheduler's runnable set
+        bool in_step = false;  // a callback of this process is executing
+        bool busy = false;     // inside a declared cost
+        bool stopping = false; // terminate delay running
+    };
+    static_assert(sizeof(StepFlags) == sizeof(std::uint32_t));
+    static_assert(std::is_trivially_copyable_v<StepFlags>);
+    /// True when any step flag is set; one load for the four (poke runs once per send).
+    bool has_step_flags() const {
+        std::uint32_t word = 0;
+        std::memcpy(&word, &flags_, sizeof word);
+        return word != 0;
+    }
+
     bool can_call_state() const {
         return state_ == ProcessState::Running || state_ == ProcessState::WaitResponse;
     }
     detail::Ring<MailboxMessage>& queue(Queue which) {
         return queues_[static_cast<std::size_t>(which)];
     }
-    bool has_messages() const {
-        return !queues_[0].empty() || !queues_[1].empty() || !queues_[2].empty() ||
-               !queues_[3].empty();
-    }
+    bool has_messages() const { return queued_mask_ != 0; }
     SendResult send_regular(const Address& to, Message&& message, Queue queue);
 
     Node& node_;
@@ -175,11 +190,9 @@ private:
     PID leader_;
     Atom name_;
     ProcessState state_ = ProcessState::Init;
-    bool runnable_ = false;        // in the scheduler's runnable set
-    bool in_step_ = false;         // a callback of this process is executing
-    bool busy_ = false;            // inside a declared cost
-    bool stopping_ = false;        // terminate delay running
+    StepFlags flags_;
     std::uint8_t stale_responses_ = 0;
+    std::uint8_t queued_mask_ = 0; // bit q set while queues_[q] is not empty (Node keeps it)
     ProcessOptions options_;
     std::unique_ptr<Behavior> behavior_;
     detail::Ring<MailboxMessage> queues_[4];

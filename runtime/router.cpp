@@ -154,23 +154,6 @@ const MailboxMessage& Router::current() const {
     return *current_;
 }
 
-std::optional<std::size_t> Router::find(Atom name) const {
-    // The routing hot path: a probe of the name index, whatever the table's length.
-    if (name_slots_.empty()) {
-        return std::nullopt;
-    }
-    const std::size_t mask = name_slots_.size() - 1;
-    for (std::size_t at = name.hash() & mask;; at = (at + 1) & mask) {
-        const std::uint32_t slot = name_slots_[at];
-        if (slot == 0) {
-            return std::nullopt;
-        }
-        if (names_[slot - 1] == name) {
-            return slot - 1;
-        }
-    }
-}
-
 void Router::index_name(std::size_t index) {
     // Names are unique in the table; were one repeated, its first entry would win, as a scan
     // in table order finds it.
@@ -284,32 +267,36 @@ Status Router::process_message(Queue queue, MailboxMessage& message) {
         return stop(Error::panic());
     }
     current_ = &message;
-    Status status = ok();
+    // R8, R9: Normal priority is routed (built in place: the routing hot path).
+    const bool routed = queue == Queue::Main && (message.type == MailboxType::Regular ||
+                                                 message.type == MailboxType::Request);
+    Status status = routed ? route_one(message) : dispatch_other(queue, message);
+    current_ = nullptr;
+    return status;
+}
+
+Status Router::dispatch_other(Queue queue, const MailboxMessage& message) {
     switch (message.type) {
     case MailboxType::Regular:
-        // R8, R9: Normal priority is routed; High/Max is the admin path (R46).
-        status = queue == Queue::Main ? route_one(message)
-                                      : handle_message(message.from, message.message);
-        break;
+        RS_ASSERT(queue != Queue::Main);
+        return handle_message(message.from, message.message); // R46: the admin path
     case MailboxType::Request:
-        status = queue == Queue::Main ? route_one(message) : admin_call(message);
-        break;
+        RS_ASSERT(queue != Queue::Main);
+        return admin_call(message);
     case MailboxType::Event:
-        status = handle_event(message.from, message.message); // A3: never routed
-        break;
+        return handle_event(message.from, message.message); // A3: never routed
     case MailboxType::Exit:
-        status = handle_exit(message);
-        break;
+        return handle_exit(message);
     case MailboxType::Inspect: {
         const auto* request = message.message.get<MessageInspect>();
         Inspection values = merged_inspect(
             message.from, request != nullptr ? request->items : std::vector<std::string>{});
         (void)process().send_response(message.from, message.ref, InspectionReply{std::move(values)});
-        break;
+        return ok();
     }
     }
-    current_ = nullptr;
-    return status;
+    RS_ASSERT(false);
+    return ok();
 }
 
 void Router::process_terminate(const Error& reason) {
@@ -349,7 +336,8 @@ Status Router::admin_call(const MailboxMessage& message) {
 
 // -- routing ------------------------------------------------------------------------------
 
-Status Router::route_one(MailboxMessage& message) {
+// Inline in process_message, its only caller: the routing hot path.
+[[gnu::always_inline]] inline Status Router::route_one(MailboxMessage& message) {
     // R52: callback, spawns, forward, counters, then the failure delivery.
     const bool is_call = message.type == MailboxType::Request;
     const Atom name = is_call ? route_call(message.from, message.ref, message.message)
@@ -376,12 +364,20 @@ Status Router::route_one(MailboxMessage& message) {
     RS_ASSERT(routed.reason.has_value() || !routed.worker.empty());
     if (!routed.reason) {
         counters_.forwarded++; // R42
-        world.emit(trace::route, {{trace::router, self().id},
-                                  {trace::id, message.id},
-                                  {trace::name, trace::atom_value(name)},
-                                  {trace::resolution, routed.registry ? resolution_registry
-                                                                      : resolution_owned},
-                                  {trace::worker, routed.worker.id}});
+        // One emit per resolution, so that each hashes a constant (the routing hot path).
+        const auto emit_forwarded = [&](const sim::TraceValue& resolution)
+                                        __attribute__((always_inline)) {
+            world.emit(trace::route, {{trace::router, self().id},
+                                      {trace::id, message.id},
+                                      {trace::name, trace::atom_value(name)},
+                                      {trace::resolution, resolution},
+                                      {trace::worker, routed.worker.id}});
+        };
+        if (routed.registry) {
+            emit_forwarded(resolution_registry);
+        } else {
+            emit_forwarded(resolution_owned);
+        }
         return ok();
     }
     counters_.failed++; // R18: exactly once per failed routing

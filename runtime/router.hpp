@@ -195,6 +195,7 @@ private:
 
     // routing and exits (router.cpp)
     Status route_one(MailboxMessage& message);
+    Status dispatch_other(Queue queue, const MailboxMessage& message);
     Routed resolve(Atom name, const MailboxMessage& message);
     Routed forward_owned(std::size_t index, const MailboxMessage& message);
     Routed forward_replacing(std::size_t index, const MailboxMessage& message);
@@ -208,7 +209,23 @@ private:
     Inspection merged_inspect(const PID& from, const std::vector<std::string>& items);
     sim::Result<PID, Error> spawn_worker(const Route& spec);
     RouteResult validate_route(const Route& route) const;
-    std::optional<std::size_t> find(Atom name) const;
+    /// The table index of route `name`: a probe of the name index, whatever the table's
+    /// length. Inline: the routing hot path.
+    std::optional<std::size_t> find(Atom name) const {
+        if (name_slots_.empty()) {
+            return std::nullopt;
+        }
+        const std::size_t mask = name_slots_.size() - 1;
+        for (std::size_t at = name.hash() & mask;; at = (at + 1) & mask) {
+            const std::uint32_t slot = name_slots_[at];
+            if (slot == 0) {
+                return std::nullopt;
+            }
+            if (names_[slot - 1] == name) {
+                return slot - 1;
+            }
+        }
+    }
     std::optional<std::size_t> find(const PID& pid) const;
     void append_entry(Entry entry);
     void erase_entry(std::size_t index);

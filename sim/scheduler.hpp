@@ -68,10 +68,11 @@ public:
 
     // -- commands ---------------------------------------------------------------------
     /// Adds a task to the runnable set. Precondition: the task is not runnable already.
-    /// Inline: under fifo without a log this is one push on the FIFO queue.
+    /// Inline: under fifo without a log this is one push on the FIFO queue (no ticket: the
+    /// queue's order is the canonical order, and only the ordered path reads tickets).
     void make_runnable(TaskId task) {
         if (!ordered_path_) {
-            fifo_.push_back(Runnable{task, next_ticket_++});
+            fifo_.push_back(Runnable{task, 0});
             return;
         }
         make_runnable_ordered(task);
@@ -87,9 +88,9 @@ public:
             if (fifo_.empty()) {
                 return std::nullopt;
             }
+            // Not counted in steps_: only PCT (the ordered path) reads it.
             const TaskId task = fifo_.front().task;
             fifo_.pop_front();
-            steps_++;
             return task;
         }
         return pick_ordered();
@@ -122,7 +123,7 @@ private:
     bool ordered_path_; // uses_ordered_set(), fixed at construction
     Prng prng_;
     std::uint64_t next_ticket_ = 0;
-    std::uint64_t steps_ = 0;
+    std::uint64_t steps_ = 0; // picks on the ordered path (PCT change points)
     // Fast path (fifo, no log): the FIFO queue alone.
     // Ordered path: `ordered_` sorted by task id, `fifo_` as a lazily cleaned canonical queue.
     std::vector<Runnable> ordered_;

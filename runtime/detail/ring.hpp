@@ -1,5 +1,6 @@
 // Ring: a growable FIFO ring buffer that allocates nothing until the first push, so an idle
-// process's four queues cost 16 bytes each.
+// process's four queues cost 24 bytes each. The front element can be taken in place: it leaves
+// the queue but stays in its slot until released, so a handler reads it without a move.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 
@@ -13,60 +14,74 @@
 namespace routesim::runtime::detail {
 
 /// A FIFO queue of T. Capacity is a power of two and doubles when full.
+///
+/// Taking in place: take_front() removes the front element from the queue (size() no longer
+/// counts it) and leaves it in its slot; release_taken() destroys it. Meanwhile the slot is
+/// never reused, and a growth leaves the taken element where it is: its buffer is handed to the
+/// caller (see push_back) instead of being freed, and freed with free_buffer after the release.
 template <class T>
 class Ring {
 public:
+    /// A buffer given up by a growth while the taken element still lived in it.
+    struct Buffer {
+        T* slots = nullptr;
+        std::uint32_t capacity = 0;
+    };
+
     Ring() = default;
     Ring(const Ring&) = delete;
     Ring& operator=(const Ring&) = delete;
-    ~Ring() { clear(); std::allocator<T>().deallocate(slots_, capacity_); }
+    ~Ring() {
+        RS_ASSERT(held_ == 0);
+        clear();
+        std::allocator<T>().deallocate(slots_, capacity_);
+    }
 
     bool empty() const { return size_ == 0; }
+    /// Queued elements; a taken element is not counted.
     std::uint32_t size() const { return size_; }
 
-    void push_back(T&& value) {
-        if (size_ == capacity_) {
-            grow();
-        }
-        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(std::move(value));
-        size_++;
-    }
-    void push_back(const T& value) {
-        if (size_ == capacity_) {
-            push_back(T(value)); // copied before growing: `value` may live in this ring
-            return;
-        }
-        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1)))) T(value);
-        size_++;
-    }
+    // Every push takes `retired`: a growth moves the queued elements but never the taken one;
+    // when it still lives in the old buffer, that buffer goes to `retired` (which must be
+    // empty) instead of being freed, for the caller to free after release_taken.
 
+    void push_back(Buffer& retired, T&& value) {
+        make_room(retired);
+        ::new (static_cast<void*>(slot_at(size_))) T(std::move(value));
+        size_++;
+    }
+    /// `value` may be the taken element (never moved), not a queued one.
+    void push_back(Buffer& retired, const T& value) {
+        make_room(retired);
+        ::new (static_cast<void*>(slot_at(size_))) T(value);
+        size_++;
+    }
     /// Builds an element in place from `args` (brace-initialized, so aggregates work).
-    /// Precondition: no argument refers into this ring.
+    /// Precondition: no argument refers to a queued element (the taken one is fine).
     template <class... Args>
-    void emplace_back(Args&&... args) {
-        if (size_ == capacity_) {
-            grow();
-        }
-        ::new (static_cast<void*>(slots_ + ((head_ + size_) & (capacity_ - 1))))
-            T{std::forward<Args>(args)...};
+    void emplace_back(Buffer& retired, Args&&... args) {
+        make_room(retired);
+        ::new (static_cast<void*>(slot_at(size_))) T{std::forward<Args>(args)...};
         size_++;
     }
 
-    T& front() {
+    /// Takes the front element in place; it stays valid until release_taken. One at a time
+    /// (unchecked here: the runtime's hot path; the owner takes once per step).
+    T& take_front() {
         RS_ASSERT(size_ > 0);
-        return slots_[head_];
-    }
-
-    T pop_front() {
-        RS_ASSERT(size_ > 0);
-        T value = std::move(slots_[head_]);
-        slots_[head_].~T();
+        T& taken = slots_[head_];
         head_ = (head_ + 1) & (capacity_ - 1);
         size_--;
-        return value;
+        held_ = 1;
+        return taken;
+    }
+    /// Destroys the element `taken` that take_front returned, wherever it lives now.
+    void release_taken(T& taken) {
+        taken.~T();
+        held_ = 0;
     }
 
-    /// Visits every element from front to back.
+    /// Visits every queued element from front to back.
     template <class F>
     void for_each(F&& visit) const {
         for (std::uint32_t i = 0; i < size_; i++) {
@@ -74,17 +89,29 @@ public:
         }
     }
 
+    /// Destroys the queued elements (a taken one is left to release_taken).
     void clear() {
         while (size_ > 0) {
             slots_[head_].~T();
             head_ = (head_ + 1) & (capacity_ - 1);
             size_--;
         }
-        head_ = 0;
+    }
+
+    static void free_buffer(Buffer& buffer) {
+        std::allocator<T>().deallocate(buffer.slots, buffer.capacity);
+        buffer = Buffer{};
     }
 
 private:
-    [[gnu::noinline]] void grow() {
+    void make_room(Buffer& retired) {
+        if (size_ + held_ == capacity_) {
+            grow(retired);
+        }
+    }
+    T* slot_at(std::uint32_t offset) { return slots_ + ((head_ + offset) & (capacity_ - 1)); }
+
+    [[gnu::noinline]] void grow(Buffer& retired) {
         const std::uint32_t capacity = capacity_ == 0 ? 4 : capacity_ * 2;
         RS_ASSERT(capacity > capacity_);
         T* slots = std::allocator<T>().allocate(capacity);
@@ -93,7 +120,14 @@ private:
             ::new (static_cast<void*>(slots + i)) T(std::move(source));
             source.~T();
         }
-        std::allocator<T>().deallocate(slots_, capacity_);
+        if (held_ != 0) {
+            // The taken element stays in the old buffer; it takes no slot of the new one.
+            RS_ASSERT(retired.slots == nullptr);
+            retired = Buffer{slots_, capacity_};
+            held_ = 0;
+        } else {
+            std::allocator<T>().deallocate(slots_, capacity_);
+        }
         slots_ = slots;
         capacity_ = capacity;
         head_ = 0;
@@ -103,6 +137,7 @@ private:
     std::uint32_t head_ = 0;
     std::uint32_t size_ = 0;
     std::uint32_t capacity_ = 0;
+    std::uint32_t held_ = 0; // 1 while a taken element occupies the slot before head_
 };
 
 } // namespace routesim::runtime::detail

@@ -22,7 +22,7 @@ public:
     std::size_t size() const { return size_; }
 
     void push_back(const T& value) {
-        if (size_ == slots_.size()) {
+        if (size_ == capacity_) {
             grow();
         }
         slots_[(head_ + size_) & mask_] = value;
@@ -70,6 +70,7 @@ private:
         }
         slots_ = std::move(slots);
         head_ = 0;
+        capacity_ = capacity;
         mask_ = capacity - 1;
         RS_ASSERT(size_ < slots_.size());
     }
@@ -77,6 +78,7 @@ private:
     std::vector<T> slots_;
     std::size_t head_ = 0;
     std::size_t size_ = 0;
+    std::size_t capacity_ = 0; // slots_.size(), kept so that a push compares two words
     std::size_t mask_ = 0;
 };
 
