@@ -27,6 +27,8 @@ struct RunSettings {
     std::optional<Semantics> semantics;
     /// Stop time; overrides `run.until`.
     std::optional<sim::Instant> until;
+    /// Run until idle whatever `run.until` says (`--until idle`); wins over `until`.
+    bool until_idle = false;
     /// Replay these choices instead of `run.schedule`.
     std::optional<std::vector<std::uint32_t>> schedule;
     /// When set, the whole trace is written here as JSON Lines.

@@ -72,6 +72,7 @@ TEST(RunnerTimeline, SendExpectIsComparedWithTheSendOutcome) {
     ASSERT_NE(wrong, nullptr);
     EXPECT_FALSE(wrong->ok);
     EXPECT_EQ(wrong->actual, "gen.ErrProcessUnknown");
+    EXPECT_EQ(wrong->what, "timeline send (due 2ms)"); // the summary adds "at <checked>"
     EXPECT_FALSE(result.passed());
 }
 
@@ -191,6 +192,26 @@ TEST(RunnerFaults, HugeEveryNeitherOverflowsNorAborts) {
     const RunResult result = run_scenario(scenario);
     EXPECT_EQ(result.outcome.reason, sim::StopReason::Until) << format_summary(scenario, result);
     EXPECT_TRUE(result.faults.empty());
+}
+
+// `until` is a time or "idle": RunSettings::until cuts a run the file lets go to idle, and
+// RunSettings::until_idle lets a run the file cuts go on to idle (`--until idle`).
+TEST(RunnerSettings, UntilIdleOverridesTheFilesStopTime) {
+    const Scenario scenario = load(with_sinks(R"(, "run": {"until": "1ms"}, "workload": [
+        {"from": "c", "to": "a", "send": {"type": "X"}, "count": 5, "every": "1ms"}])"));
+    const RunResult cut = run_scenario(scenario);
+    EXPECT_EQ(cut.outcome.reason, sim::StopReason::Until);
+    EXPECT_EQ(cut.outcome.end, sim::Instant::zero() + sim::Duration::milliseconds(1));
+    RunSettings idle;
+    idle.until_idle = true;
+    idle.until = sim::Instant::zero() + sim::Duration::milliseconds(2); // until_idle wins
+    const RunResult whole = run_scenario(scenario, idle);
+    EXPECT_EQ(whole.outcome.reason, sim::StopReason::Idle);
+    EXPECT_EQ(whole.outcome.end, sim::Instant::zero() + sim::Duration::milliseconds(4));
+    RunSettings shorter;
+    shorter.until = sim::Instant::zero() + sim::Duration::microseconds(500);
+    EXPECT_EQ(run_scenario(scenario, shorter).outcome.end,
+              sim::Instant::zero() + sim::Duration::microseconds(500));
 }
 
 } // namespace

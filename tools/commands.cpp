@@ -87,7 +87,9 @@ int run_command(const RunArgs& args, const RunHooks& hooks) {
     if (!args.semantics.empty()) {
         settings.semantics = scenarios::parse_spelling<scenarios::Semantics>(args.semantics);
     }
-    if (!args.until.empty()) {
+    if (args.until == "idle") {
+        settings.until_idle = true; // scenario-format.md: `until` is a time or "idle"
+    } else if (!args.until.empty()) {
         auto until = sim::parse_duration(args.until);
         if (!until) {
             std::cerr << "routesim run: --until: " << until.error() << "\n";

@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
     run->add_option("--semantics", run_args.semantics, "documented or upstream")
         ->check(CLI::IsMember({"documented", "upstream"}));
-    run->add_option("--until", run_args.until, "Stop at this virtual time (\"250ms\")");
+    run->add_option("--until", run_args.until, "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left to do");
     run->add_option("--trace", run_args.trace_path, "Write the trace as JSON Lines");
     run->add_flag("--json", run_args.json, "Print the result as JSON");
     std::string run_report_dir;

@@ -137,8 +137,8 @@ void RunState::report_missed_pins() {
 void RunState::report_missed_pin(const Pin& pin) {
     // A pinned action that never fires says so, as a failed check.
     const Action& action = scenario_.timeline[pin.index];
-    add_check("timeline " + std::string(spelling(action.verb)) + " at " +
-                  sim::format_duration(action.at) + " step " + std::to_string(pin.step),
+    add_check("timeline " + std::string(spelling(action.verb)) + " (due " +
+                  sim::format_duration(action.at) + ", step " + std::to_string(pin.step) + ")",
               "fired", "not reached (the run had fewer process steps at that instant)",
               action.pointer + "/step");
 }

@@ -54,7 +54,9 @@ RunResult RunState::execute() {
     schedule_workload();
     schedule_timeline();
     schedule_faults();
-    const std::optional<sim::Instant> until = settings_.until.has_value() ? settings_.until : scenario_.run.until;
+    const std::optional<sim::Instant> until = settings_.until_idle           ? std::nullopt
+                                              : settings_.until.has_value() ? settings_.until
+                                                                            : scenario_.run.until;
     result_.outcome = world_.run(until);
     for (const auto& [index, actual] : harness_.admin_results) {
         // "via": "admin": the outcome is compared with `expect` once the router reported it.
@@ -264,8 +266,9 @@ void RunState::check_outcome(const Action& action, const std::string& actual) {
     if (!action.expect.has_value()) {
         return;
     }
-    result_.checks.push_back(Check{"timeline " + std::string(spelling(action.verb)) + " at " +
-                                       sim::format_duration(action.at),
+    // "(due T)": the summary adds the time the outcome was checked ("at T2").
+    result_.checks.push_back(Check{"timeline " + std::string(spelling(action.verb)) + " (due " +
+                                       sim::format_duration(action.at) + ")",
                                    *action.expect, actual, actual == *action.expect,
                                    action.pointer + "/expect", world_.now()});
 }
