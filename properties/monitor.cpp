@@ -86,15 +86,12 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             kinds_used_++;
             return slot.watchers;
         }
-        if (slot.hash == kind.hash) {
-            if (slot.last_text == kind.name.data() && slot.name.size() == kind.name.size()) {
-                return slot.watchers;
-            }
-            if (slot.name == kind.name) {
-                slot.last_text = kind.name.data();
-            slot.watchers.reserve(monitors_.size());
-                return slot.watchers;
-            }
+        if (same_kind_address(slot, kind)) {
+            return slot.watchers;
+        }
+        if (slot.hash == kind.hash && slot.name == kind.name) {
+            slot.last_text = kind.name.data(); // the kind arrived with another text: remember it
+            return slot.watchers;
         }
     }
 }
@@ -104,8 +101,7 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     const std::vector<Monitor*>* found = nullptr;
     if (!kinds_.empty()) {
         const KindSlot& home = kinds_[event.kind.hash & (kinds_.size() - 1)];
-        if (home.used && home.hash == event.kind.hash && home.last_text == event.kind.name.data() &&
-            home.name.size() == event.kind.name.size()) {
+        if (same_kind_address(home, event.kind)) {
             found = &home.watchers;
         }
     }

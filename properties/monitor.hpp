@@ -104,6 +104,12 @@ private:
         bool used = false;
     };
     void index_kinds(std::size_t slots);
+    /// The fast match: a used slot whose kind has `kind`'s hash and arrived with the same text
+    /// address and length (is_kind's rule); a miss says nothing.
+    static bool same_kind_address(const KindSlot& slot, const sim::TraceKey& kind) {
+        return slot.used && slot.hash == kind.hash && slot.last_text == kind.name.data() &&
+               slot.name.size() == kind.name.size();
+    }
 
     std::vector<std::unique_ptr<Monitor>> monitors_;
     std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
