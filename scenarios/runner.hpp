@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "properties/monitor.hpp"
@@ -19,6 +20,34 @@
 #include "sim/world.hpp"
 
 namespace routesim::scenarios {
+
+/// What one run reached, counted by entry: every "<route state> x <event>" pair, then every
+/// "window:<name>". Counts by index so that a campaign of thousands of runs tallies arrays,
+/// not maps of strings; empty when coverage was not asked for.
+class Coverage {
+public:
+    Coverage() = default;
+    /// Takes one count per entry (entries() of them).
+    explicit Coverage(std::vector<std::uint64_t> counts);
+
+    /// The number of entries every coverage has.
+    static std::size_t entries();
+    /// Entry `entry`'s key ("<state> x <event>" or "window:<name>").
+    static const std::string& name(std::size_t entry);
+
+    bool empty() const { return counts_.empty(); }
+    /// Times entry `entry` was reached (0 when empty).
+    std::uint64_t at(std::size_t entry) const { return entry < counts_.size() ? counts_[entry] : 0; }
+    /// Times the entry named `key` was reached (0 for an unknown key).
+    std::uint64_t times(std::string_view key) const;
+    /// The entries reached at least once, by key.
+    std::map<std::string, std::uint64_t> reached() const;
+
+    bool operator==(const Coverage& other) const = default;
+
+private:
+    std::vector<std::uint64_t> counts_;
+};
 
 /// Overrides of the scenario's `run` section (the CLI's flags) and output options.
 struct RunSettings {
@@ -134,9 +163,9 @@ struct RunResult {
     std::map<std::int64_t, std::string> admin_results;
     /// Every random fault that fired, in firing order (the order pinned actions must keep).
     std::vector<FiredFault> faults;
-    /// With RunSettings::coverage: "<route state> x <event>" and "window:<name>" -> times
-    /// reached in this run.
-    std::map<std::string, std::uint64_t> coverage;
+    /// With RunSettings::coverage: how often this run reached each "<route state> x <event>"
+    /// pair and "window:<name>".
+    Coverage coverage;
 
     /// True when every expectation and required invariant held and no limit was hit.
     bool passed() const;

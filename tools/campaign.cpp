@@ -116,12 +116,28 @@ FailureRecord record_failure(std::uint64_t index, std::uint64_t seed, const RunR
     return record;
 }
 
-void tally(std::map<std::string, CoverageCount>& coverage, const RunResult& result) {
-    for (const auto& [key, events] : result.coverage) {
-        CoverageCount& count = coverage[key];
-        count.runs++;
-        count.events += events;
+void CoverageTally::add(const scenarios::Coverage& run) {
+    if (run.empty()) {
+        return;
     }
+    by_entry_.resize(scenarios::Coverage::entries());
+    for (std::size_t entry = 0; entry < by_entry_.size(); entry++) {
+        const std::uint64_t events = run.at(entry);
+        if (events > 0) {
+            by_entry_[entry].runs++;
+            by_entry_[entry].events += events;
+        }
+    }
+}
+
+std::map<std::string, CoverageCount> CoverageTally::as_map() const {
+    std::map<std::string, CoverageCount> out;
+    for (std::size_t entry = 0; entry < by_entry_.size(); entry++) {
+        if (by_entry_[entry].runs > 0) {
+            out.emplace(scenarios::Coverage::name(entry), by_entry_[entry]);
+        }
+    }
+    return out;
 }
 
 void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& options, Slice slice,
@@ -170,14 +186,18 @@ public:
         : result_(result), progress_(progress) {}
     void on_run(const RunResult& run) override {
         result_.runs++;
-        detail::tally(result_.coverage, run);
-        progress_.update(result_.runs, result_.failures.size(), result_.coverage);
+        tally_.add(run.coverage);
+        if (progress_.due()) {
+            result_.coverage = tally_.as_map();
+            progress_.update(result_.runs, result_.failures.size(), result_.coverage);
+        }
     }
     void on_failure(FailureRecord record) override { result_.failures.push_back(std::move(record)); }
-    void on_done() override {}
+    void on_done() override { result_.coverage = tally_.as_map(); }
 
 private:
     CampaignResult& result_;
+    detail::CoverageTally tally_;
     detail::Progress& progress_;
 };
 

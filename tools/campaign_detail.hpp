@@ -41,6 +41,8 @@ public:
 class Progress {
 public:
     explicit Progress(bool enabled) : enabled_(enabled) {}
+    /// True when update() would draw now (callers skip building its coverage otherwise).
+    bool due() const { return enabled_ && clock_.seconds() - last_ >= 0.2; }
     void update(std::uint64_t runs, std::size_t failures,
                 const std::map<std::string, CoverageCount>& coverage);
     void finish(std::uint64_t runs, std::size_t failures,
@@ -64,7 +66,16 @@ void run_forked(const scenarios::Scenario& scenario, const CampaignOptions& opti
 
 FailureRecord record_failure(std::uint64_t index, std::uint64_t seed,
                              const scenarios::RunResult& result);
-void tally(std::map<std::string, CoverageCount>& coverage, const scenarios::RunResult& result);
+/// Coverage summed over a slice's runs, by entry: a run adds an array, not map lookups.
+class CoverageTally {
+public:
+    void add(const scenarios::Coverage& run);
+    /// The entries reached by at least one run, by key.
+    std::map<std::string, CoverageCount> as_map() const;
+
+private:
+    std::vector<CoverageCount> by_entry_;
+};
 
 /// JSON of one failure record and back (results files and worker pipes).
 nlohmann::json failure_json(const FailureRecord& record);

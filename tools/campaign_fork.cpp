@@ -84,7 +84,7 @@ public:
     explicit PipeSink(int fd) : fd_(fd) {}
     void on_run(const scenarios::RunResult& result) override {
         runs_++;
-        tally(coverage_, result);
+        coverage_.add(result.coverage);
         if (clock_.seconds() - last_ >= 0.2) {
             last_ = clock_.seconds();
             write_line(fd_, json{{"line", "progress"}, {"runs", runs_}, {"failures", failures_}});
@@ -97,14 +97,14 @@ public:
         write_line(fd_, line);
     }
     void on_done() override {
-        write_line(fd_, json{{"line", "summary"}, {"runs", runs_}, {"coverage", coverage_json(coverage_)}});
+        write_line(fd_, json{{"line", "summary"}, {"runs", runs_}, {"coverage", coverage_json(coverage_.as_map())}});
     }
 
 private:
     int fd_;
     std::uint64_t runs_ = 0;
     std::uint64_t failures_ = 0;
-    std::map<std::string, CoverageCount> coverage_;
+    CoverageTally coverage_;
     Stopwatch clock_;
     double last_ = 0;
 };

@@ -16,6 +16,7 @@
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "sim/prng.hpp"
+#include "tools/campaign_detail.hpp"
 #include "tools/fuzz.hpp"
 #include "tools/shrink.hpp"
 #include "tools/shrink_detail.hpp"
@@ -190,6 +191,49 @@ TEST(FuzzCoverage, ReportListsReachedAndMissedWindowsAndPairsByState) {
     ASSERT_NE(absent, std::string::npos) << text;
     EXPECT_LT(running, pending);
     EXPECT_LT(pending, absent);
+}
+
+TEST(FuzzCoverage, EntriesAreNamedOnceAndFoundByName) {
+    const std::size_t entries = scenarios::Coverage::entries();
+    std::set<std::string> names;
+    for (std::size_t entry = 0; entry < entries; entry++) {
+        names.insert(scenarios::Coverage::name(entry));
+    }
+    EXPECT_EQ(names.size(), entries);
+    EXPECT_EQ(scenarios::Coverage::name(0), "running x message:owned");
+    EXPECT_EQ(scenarios::Coverage::name(entries - 1), "window:" + scenarios::coverage_windows().back());
+    std::vector<std::uint64_t> counts(entries, 0);
+    counts[3] = 5;
+    counts[entries - 1] = 2;
+    const scenarios::Coverage run(counts);
+    EXPECT_EQ(run.times(scenarios::Coverage::name(3)), 5U);
+    EXPECT_EQ(run.times(scenarios::Coverage::name(entries - 1)), 2U);
+    EXPECT_EQ(run.times("no such key"), 0U);
+    const std::map<std::string, std::uint64_t> reached = run.reached();
+    EXPECT_EQ(reached, (std::map<std::string, std::uint64_t>{
+                           {scenarios::Coverage::name(3), 5}, {scenarios::Coverage::name(entries - 1), 2}}));
+}
+
+TEST(FuzzCoverage, TallyCountsRunsAndEventsPerKeyAndSkipsRunsWithoutCoverage) {
+    const std::size_t entries = scenarios::Coverage::entries();
+    std::vector<std::uint64_t> first(entries, 0);
+    std::vector<std::uint64_t> second(entries, 0);
+    first[0] = 3;
+    first[7] = 1;
+    second[0] = 2;
+    detail::CoverageTally tally;
+    tally.add(scenarios::Coverage(first));
+    tally.add(scenarios::Coverage());
+    tally.add(scenarios::Coverage(second));
+    const std::map<std::string, CoverageCount> sums = tally.as_map();
+    ASSERT_EQ(sums.size(), 2U);
+    const CoverageCount owned = sums.at(scenarios::Coverage::name(0));
+    EXPECT_EQ(owned.runs, 2U);
+    EXPECT_EQ(owned.events, 5U);
+    const CoverageCount seventh = sums.at(scenarios::Coverage::name(7));
+    EXPECT_EQ(seventh.runs, 1U);
+    EXPECT_EQ(seventh.events, 1U);
+    EXPECT_TRUE(detail::CoverageTally().as_map().empty());
 }
 
 TEST(FuzzCoverage, EveryWindowARaceCampaignReachesIsAKnownWindow) {

@@ -419,38 +419,14 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
     }
 }
 
-std::map<std::string, std::uint64_t> RaceObserver::coverage() const {
-    // The entry names, made once per process (every run of a campaign reports coverage).
-    static const std::vector<std::string> pair_names = [] {
-        std::vector<std::string> names;
-        for (std::size_t state = 0; state < cover_state_count; state++) {
-            for (std::size_t event = 0; event < cover_event_count; event++) {
-                names.push_back(std::string(state_names[state]) + " x " + event_name(event));
-            }
-        }
-        return names;
-    }();
-    static const std::vector<std::string> window_names = [] {
-        std::vector<std::string> names;
-        for (std::size_t window = 0; window < window_count; window++) {
-            names.push_back("window:" + std::string(window_name(window)));
-        }
-        return names;
-    }();
-    std::map<std::string, std::uint64_t> out;
-    for (std::size_t state = 0; state < cover_state_count; state++) {
-        for (std::size_t event = 0; event < cover_event_count; event++) {
-            if (pairs_[state][event] > 0) {
-                out.emplace(pair_names[state * cover_event_count + event], pairs_[state][event]);
-            }
-        }
+Coverage RaceObserver::coverage() const {
+    std::vector<std::uint64_t> counts;
+    counts.reserve(coverage_entries);
+    for (const auto& events : pairs_) {
+        counts.insert(counts.end(), events.begin(), events.end());
     }
-    for (std::size_t window = 0; window < window_count; window++) {
-        if (windows_[window] > 0) {
-            out.emplace(window_names[window], windows_[window]);
-        }
-    }
-    return out;
+    counts.insert(counts.end(), windows_.begin(), windows_.end());
+    return Coverage(std::move(counts));
 }
 
 } // namespace routesim::scenarios::detail
@@ -467,6 +443,59 @@ std::vector<std::string> coverage_windows() {
 
 std::vector<std::string> coverage_states() {
     return {detail::state_names.begin(), detail::state_names.end()};
+}
+
+namespace {
+
+/// Every coverage key in entry order, spelled once per process.
+const std::vector<std::string>& coverage_keys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> out;
+        for (std::size_t state = 0; state < detail::cover_state_count; state++) {
+            for (std::size_t event = 0; event < detail::cover_event_count; event++) {
+                out.push_back(std::string(detail::state_names[state]) + " x " +
+                              detail::event_name(event));
+            }
+        }
+        for (std::size_t window = 0; window < detail::window_count; window++) {
+            out.push_back("window:" + std::string(detail::window_name(window)));
+        }
+        return out;
+    }();
+    return keys;
+}
+
+} // namespace
+
+Coverage::Coverage(std::vector<std::uint64_t> counts) : counts_(std::move(counts)) {
+    RS_ASSERT(counts_.size() == detail::coverage_entries);
+}
+
+std::size_t Coverage::entries() { return detail::coverage_entries; }
+
+const std::string& Coverage::name(std::size_t entry) {
+    RS_ASSERT(entry < detail::coverage_entries);
+    return coverage_keys()[entry];
+}
+
+std::uint64_t Coverage::times(std::string_view key) const {
+    const std::vector<std::string>& keys = coverage_keys();
+    for (std::size_t entry = 0; entry < keys.size(); entry++) {
+        if (keys[entry] == key) {
+            return at(entry);
+        }
+    }
+    return 0;
+}
+
+std::map<std::string, std::uint64_t> Coverage::reached() const {
+    std::map<std::string, std::uint64_t> out;
+    for (std::size_t entry = 0; entry < counts_.size(); entry++) {
+        if (counts_[entry] > 0) {
+            out.emplace(name(entry), counts_[entry]);
+        }
+    }
+    return out;
 }
 
 } // namespace routesim::scenarios

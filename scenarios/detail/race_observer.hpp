@@ -77,6 +77,8 @@ enum class Window : std::uint8_t {
     Count,
 };
 inline constexpr std::size_t window_count = static_cast<std::size_t>(Window::Count);
+/// Entries of a scenarios::Coverage: the pairs, state by state, then the windows.
+inline constexpr std::size_t coverage_entries = cover_state_count * cover_event_count + window_count;
 
 /// Watches the trace; see the file comment.
 class RaceObserver final : public sim::TraceSink {
@@ -94,8 +96,8 @@ public:
     void on_event(const sim::TraceEvent& event) override;
     /// A kill or crash hits `victim` now: counts the window it lands in.
     void note_fault(Verb verb, const runtime::PID& victim);
-    /// "<state> x <event>" and "window:<name>" -> times reached.
-    std::map<std::string, std::uint64_t> coverage() const;
+    /// Times each "<state> x <event>" pair and "window:<name>" was reached.
+    Coverage coverage() const;
 
 private:
     struct RouteKey {
