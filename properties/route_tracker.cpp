@@ -118,7 +118,13 @@ RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router,
     return found;
 }
 
-RouteTracker::Router* RouteTracker::find_router(std::uint64_t router) {
+RouteTracker::Router& RouteTracker::add_router(std::uint64_t pid) {
+    routers_low_ = std::min(routers_low_, pid);
+    routers_high_ = std::max(routers_high_, pid);
+    return routers_[pid];
+}
+
+RouteTracker::Router* RouteTracker::find_router_slow(std::uint64_t router) {
     auto found = routers_.find(router);
     return found == routers_.end() || found->second.lost ? nullptr : &found->second;
 }
@@ -183,7 +189,7 @@ void RouteTracker::on_spawn(const sim::TraceEvent& event) {
         parent->fresh_spawn = pid; // a management call's spawn, claimed by its route_admin
     }
     if (field_text(event, trace::kind) == "Router") {
-        routers_.try_emplace(pid);
+        add_router(pid);
     }
 }
 
@@ -332,7 +338,7 @@ void RouteTracker::erase_route(Router& router, const std::string& name) {
 
 void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event,
                                  std::vector<Finding>& out) {
-    Router& router = routers_[pid]; // a hand-built trace may start here
+    Router& router = add_router(pid); // a hand-built trace may start here
     if (router.lost) {
         return;
     }

@@ -126,7 +126,14 @@ private:
 
     void on_event(const sim::TraceEvent& event, std::vector<Finding>& out);
     bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
-    Router* find_router(std::uint64_t router);
+    /// The live router with this pid id, or nullptr. Most events name a worker or a client:
+    /// ids outside the range routers ever had are turned away without a lookup.
+    Router* find_router(std::uint64_t router) {
+        return router < routers_low_ || router > routers_high_ ? nullptr : find_router_slow(router);
+    }
+    Router* find_router_slow(std::uint64_t router);
+    /// The table of router `pid`, made empty when new.
+    Router& add_router(std::uint64_t pid);
     /// The route named by the event's `name` field, or routes.end().
     static RouteTable::iterator named_route(Router& router, const sim::TraceEvent& event);
     void on_spawn(const sim::TraceEvent& event);
@@ -159,6 +166,8 @@ private:
     runtime::Semantics semantics_;
     RouteChecks checks_;
     std::map<std::uint64_t, Router> routers_;                  // by router pid id
+    std::uint64_t routers_low_ = UINT64_MAX; // every id routers_ ever held lies in [low, high]
+    std::uint64_t routers_high_ = 0;
     std::unordered_map<std::uint64_t, std::uint64_t> watched_; // worker -> router; lookups only
     std::vector<Finding> findings_;
 };

@@ -97,12 +97,12 @@ NoForwardToDisabled::NoForwardToDisabled(runtime::Semantics semantics)
 
 // -- key_affinity -------------------------------------------------------------------------
 
-Witness KeyAffinity::key_witness(std::uint64_t router, const std::string& key,
-                                 const Choice& choice) {
+Witness KeyAffinity::key_witness(std::uint64_t router, std::string_view key, std::string_view name,
+                                 std::uint64_t seq, sim::Instant at) {
     // As describe_event renders the route_key event.
-    return Witness{choice.seq, choice.at,
-                   "route_key router=" + std::to_string(router) + " key=" + key +
-                       " name=" + choice.name};
+    return Witness{seq, at,
+                   "route_key router=" + std::to_string(router) + " key=" + std::string(key) +
+                       " name=" + std::string(name)};
 }
 
 bool KeyAffinity::watches(const sim::TraceKey& kind) const {
@@ -155,7 +155,6 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
         const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
         const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
         const std::string_view name = field_text(event, trace::name);
-        const Choice choice{std::string(name), event.seq, event.at};
         bool added = false;
         Chosen& slot = slot_of(router, key_hash, key, added);
         if (added) {
@@ -163,22 +162,24 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
             slot.name = keep(name);
             slot.seq = event.seq;
             slot.at = event.at;
-        } else if (text(slot.name) != name) {
-            const std::string key_copy(key);
-            const Choice earlier{std::string(text(slot.name)), slot.seq, slot.at};
+        }
+        // The wait refers to kept texts: the slot's, or a new one for a name that differs.
+        const Awaiting wait{router, slot.key, text(slot.name) == name ? slot.name : keep(name),
+                            event.seq, event.at};
+        if (text(slot.name) != name) {
             report(event.at,
-                   "router " + pid_text(router) + " sent key " + key_copy + " to route " +
+                   "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
                        quoted(name) + ", but earlier sent the same key to route " +
-                       quoted(earlier.name) + " (one key maps to one route for the run)",
-                   {key_witness(router, key_copy, earlier), key_witness(router, key_copy, choice)});
+                       quoted(text(slot.name)) + " (one key maps to one route for the run)",
+                   {key_witness(router, key, text(slot.name), slot.seq, slot.at),
+                    key_witness(router, key, name, event.seq, event.at)});
         }
         auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
                                     [&](const Awaiting& entry) { return entry.router == router; });
         if (waiting == awaiting_.end()) {
-            awaiting_.push_back(Awaiting{router, std::string(key), choice});
+            awaiting_.push_back(wait);
         } else {
-            waiting->key.assign(key);
-            waiting->choice = choice;
+            *waiting = wait;
         }
         return;
     }
@@ -197,21 +198,20 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (found == awaiting_.end()) {
         return;
     }
-    Awaiting awaiting = std::move(*found);
-    if (found != awaiting_.end() - 1) {
-        *found = std::move(awaiting_.back());
-    }
+    const Awaiting awaiting = *found;
+    *found = awaiting_.back();
     awaiting_.pop_back();
     if (!routed) {
         return;
     }
     const std::string_view name = field_text(event, trace::name);
-    if (name != awaiting.choice.name) {
+    if (name != text(awaiting.name)) {
         report(event.at,
-               "router " + pid_text(router) + " picked route " + quoted(awaiting.choice.name) +
-                   " for key " + awaiting.key + " but routed message " +
+               "router " + pid_text(router) + " picked route " + quoted(text(awaiting.name)) +
+                   " for key " + std::string(text(awaiting.key)) + " but routed message " +
                    std::to_string(field_uint(event, trace::id)) + " to " + quoted(name),
-               {key_witness(router, awaiting.key, awaiting.choice), witness_of(event)});
+               {key_witness(router, text(awaiting.key), text(awaiting.name), awaiting.seq, awaiting.at),
+                witness_of(event)});
     }
 }
 

@@ -91,16 +91,6 @@ public:
     bool watches(const sim::TraceKey& kind) const override;
 
 private:
-    struct Choice {
-        std::string name;
-        std::uint64_t seq = 0;
-        sim::Instant at;
-    };
-    struct Awaiting { // a route_key whose route event has not come yet
-        std::uint64_t router = 0;
-        std::string key;
-        Choice choice;
-    };
     struct Text { // a text kept in texts_
         std::uint32_t offset = 0;
         std::uint32_t length = 0;
@@ -114,7 +104,15 @@ private:
         sim::Instant at;
         bool used = false;
     };
-    static Witness key_witness(std::uint64_t router, const std::string& key, const Choice& choice);
+    struct Awaiting { // a route_key whose route event has not come yet (plain data)
+        std::uint64_t router = 0;
+        Text key;
+        Text name;
+        std::uint64_t seq = 0;
+        sim::Instant at;
+    };
+    static Witness key_witness(std::uint64_t router, std::string_view key, std::string_view name,
+                               std::uint64_t seq, sim::Instant at);
     std::string_view text(Text text) const { return std::string_view(texts_).substr(text.offset, text.length); }
     Text keep(std::string_view text);
     /// The slot of (router, key): found, or a free one to fill (added is then true).

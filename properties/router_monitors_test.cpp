@@ -148,6 +148,33 @@ TEST(RouteStabilityMonitor, CatchesAForwardThatMissesTheRoutedWorker) {
               "router <1> routed message 10 to route \"a\" (worker <2>) but forwarded it to <3>");
 }
 
+// The tracker turns away ids outside the range its routers ever had; a router spawned after
+// another with a lower id, and one spawned with a higher id, are both still followed.
+TEST(RouteStabilityMonitor, FollowsRoutersWhateverOrderTheirIdsComeIn) {
+    Hand<RouteStability> h;
+    h.trace.spawn(9, 0, "Router");
+    h.trace.spawn(10, 9);
+    h.trace.route_init(9, "a", 10);
+    h.trace.spawn(4, 0, "Router");
+    h.trace.spawn(5, 4);
+    h.trace.route_init(4, "a", 5);
+    h.trace.spawn(20, 0, "Router");
+    h.trace.spawn(21, 20);
+    h.trace.route_init(20, "a", 21);
+    for (const U router : {U{4}, U{9}, U{20}}) {
+        h.trace.take(router, 30 + router, main_queue, regular, 7);
+        h.trace.forward(30 + router, router, 6, 7);
+        h.trace.route(router, 30 + router, "a", "owned", router + 1);
+    }
+    ASSERT_EQ(h.monitor.violations().size(), 3U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <4> routed message 34 to route \"a\" (worker <5>) but forwarded it to <6>");
+    EXPECT_EQ(h.monitor.violations()[1].explanation,
+              "router <9> routed message 39 to route \"a\" (worker <10>) but forwarded it to <6>");
+    EXPECT_EQ(h.monitor.violations()[2].explanation,
+              "router <20> routed message 50 to route \"a\" (worker <21>) but forwarded it to <6>");
+}
+
 TEST(RouteStabilityMonitor, CatchesARestartThatMovesTheRouteOrSharesAWorker) {
     Hand<RouteStability> h;
     h.router_with_two_routes();

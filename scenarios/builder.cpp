@@ -166,13 +166,9 @@ private:
     // Applies the rule; a hash rule also traces the key it hashed and the route it picked
     // (the key_affinity monitor's input, properties/router_monitors.hpp).
     runtime::Atom route_by(CompiledRule& compiled, const Json& message) {
-        const runtime::Atom name = compiled.apply(message);
-        const Rule& rule = compiled.rule();
-        if (rule.kind != RuleKind::Hash || !message.is_object()) {
-            return name;
-        }
-        auto value = message.find(rule.field);
-        if (value != message.end() && !value->is_null()) {
+        const Json* value = nullptr;
+        const runtime::Atom name = compiled.apply(message, &value);
+        if (value != nullptr) {
             const std::string key = key_text(*value);
             namespace trace = runtime::trace;
             process().node().world().emit(properties::route_key,

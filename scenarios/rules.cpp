@@ -55,7 +55,7 @@ CompiledRule::CompiledRule(const Rule& rule)
     }
 }
 
-runtime::Atom CompiledRule::apply(const Json& message) {
+runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
     const Rule& rule = *rule_;
     switch (rule.kind) {
     case RuleKind::Discard:
@@ -84,6 +84,9 @@ runtime::Atom CompiledRule::apply(const Json& message) {
         const Json* value = field_of(message, rule.field);
         if (value == nullptr || value->is_null()) {
             return default_;
+        }
+        if (hashed != nullptr) {
+            *hashed = value;
         }
         const std::uint64_t h = hash_value(*value);
         if (!routes_.empty()) {

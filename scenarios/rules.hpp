@@ -23,8 +23,8 @@ public:
     /// The route name the rule picks for `message` (a JSON object); RouteDiscard (the empty
     /// Atom) for "discard". Hash values: an integer field is used as its 64-bit two's
     /// complement value, any other value (a string's bytes, or the compact JSON of anything
-    /// else) through FNV-1a 64.
-    runtime::Atom apply(const Json& message);
+    /// else) through FNV-1a 64. A hash rule that hashed a field points `hashed` at it.
+    runtime::Atom apply(const Json& message, const Json** hashed = nullptr);
     const Rule& rule() const { return *rule_; }
 
 private:

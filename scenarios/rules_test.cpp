@@ -33,6 +33,30 @@ TEST(CompiledRule, HashOverARouteListPicksRoutesByTheDocumentedHash) {
     EXPECT_EQ(compiled.apply(Json{{"user", nullptr}}).text(), "fallback");
 }
 
+// The router traces the key a hash rule hashed (route_key); apply says which field that was,
+// and says nothing when the rule fell back to its default or is not a hash rule.
+TEST(CompiledRule, HashRulePointsAtTheFieldItHashedAndOnlyThen) {
+    Rule rule = hash_rule("user");
+    rule.routes = {"a", "b"};
+    CompiledRule compiled(rule);
+    const Json message = {{"type", "Order"}, {"user", "u1"}};
+    const Json* hashed = nullptr;
+    compiled.apply(message, &hashed);
+    EXPECT_EQ(hashed, &message["user"]);
+    for (const Json& fallback : {Json{{"other", 1}}, Json{{"user", nullptr}}, Json::array({1})}) {
+        hashed = nullptr;
+        EXPECT_EQ(compiled.apply(fallback, &hashed).text(), "fallback") << fallback.dump();
+        EXPECT_EQ(hashed, nullptr) << fallback.dump();
+    }
+    Rule by_type;
+    by_type.kind = RuleKind::ByType;
+    by_type.by_type = {{"Order", "orders"}};
+    CompiledRule typed(by_type);
+    hashed = nullptr;
+    EXPECT_EQ(typed.apply(message, &hashed).text(), "orders");
+    EXPECT_EQ(hashed, nullptr);
+}
+
 TEST(CompiledRule, HashWithPrefixAndCountNamesRoutesInsideAndBeyondTheCachedRange) {
     for (const std::uint64_t count : {std::uint64_t{16}, std::uint64_t{100'000}}) {
         Rule rule = hash_rule("key");
