@@ -67,6 +67,7 @@ std::vector<std::pair<Atom, PID>> Node::registered() const {
 
 std::vector<PID> Node::processes() const {
     std::vector<PID> pids;
+    pids.reserve(live_count_);
     for (const auto& process : table_) {
         if (process != nullptr && process->state_ != ProcessState::Terminated) {
             pids.push_back(process->pid_);

@@ -344,13 +344,11 @@ void RunState::schedule_kill_fault() {
         if (world_is_quiet()) {
             return;
         }
-        std::vector<runtime::PID> candidates;
-        for (const runtime::PID& pid : node_.processes()) {
+        std::vector<runtime::PID> candidates = node_.processes(); // filtered in place
+        std::erase_if(candidates, [this](const runtime::PID& pid) {
             const FaultClasses* classes = harness_.classes_of(pid);
-            if (classes != nullptr && classes->matches(scenario_.faults.kill->targets)) {
-                candidates.push_back(pid);
-            }
-        }
+            return classes == nullptr || !classes->matches(scenario_.faults.kill->targets);
+        });
         if (!candidates.empty()) {
             const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
             node_.world().emit(sim::TraceKey{"fault_kill"}, {{trace::pid, victim.id}});
