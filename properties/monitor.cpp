@@ -117,6 +117,15 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     world_->request_stop(first->invariant + " violated");
 }
 
+void MonitorSet::reset() {
+    for (const auto& monitor : monitors_) {
+        monitor->start_over();
+    }
+    world_ = nullptr;
+    recorded_ = 0;
+    stopped_ = 0;
+}
+
 void MonitorSet::finish(sim::Instant end, bool idle) {
     for (const auto& monitor : monitors_) {
         monitor->finish(end, idle);

@@ -51,6 +51,10 @@ public:
     /// one: monitors that derive the same state from the trace may share it instead of each
     /// rebuilding it (the three route-table monitors share one RouteTracker).
     virtual void share_state_with(Monitor& earlier) { (void)earlier; }
+    /// Forgets every event seen, as if just made, keeping allocated capacity where it can
+    /// (MonitorSet::reset: a set reused for the next run of a campaign). State shared through
+    /// share_state_with stays shared.
+    virtual void reset() = 0;
     /// True when on_event reads events of `kind`. A MonitorSet passes a monitor only the
     /// events of the kinds it watches (asked once per kind); the default is every kind.
     virtual bool watches(const sim::TraceKey& kind) const {
@@ -59,6 +63,11 @@ public:
     }
     const std::vector<Violation>& violations() const { return violations_; }
     bool holds() const { return violations_.empty(); }
+    /// reset() and no violation recorded.
+    void start_over() {
+        violations_.clear();
+        reset();
+    }
 
 protected:
     /// Records a violation (at most `violations_max` are kept per monitor).
@@ -82,6 +91,10 @@ public:
     void add(std::unique_ptr<Monitor> monitor);
     /// Stops `world` as soon as some monitor reports a violation.
     void stop_on_violation(sim::World& world) { world_ = &world; }
+    /// Readies the set for another run: every monitor reset, no violation, no World to stop.
+    /// The monitors, their sharing and the kind index stay (watches() depends on neither
+    /// events nor violations).
+    void reset();
     void on_event(const sim::TraceEvent& event) override;
     void finish(sim::Instant end, bool idle);
     const std::vector<std::unique_ptr<Monitor>>& monitors() const { return monitors_; }

@@ -71,6 +71,14 @@ public:
 
     /// Enables more checks (before the first event).
     void add_checks(RouteChecks checks) { checks_ |= checks; }
+    /// Forgets every event seen (the checks stay).
+    void reset() {
+        routers_.clear();
+        routers_low_ = UINT64_MAX;
+        routers_high_ = 0;
+        watched_.clear();
+        findings_.clear();
+    }
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
 

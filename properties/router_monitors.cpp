@@ -50,6 +50,12 @@ void RouteTableMonitor::share_state_with(Monitor& earlier) {
     feeds_ = false;
 }
 
+void RouteTableMonitor::reset() {
+    if (feeds_) {
+        tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
+    }
+}
+
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
     // RouteTracker::on_event's kinds; a follower gets its findings from the lead.
     return feeds_ && kind_is_one_of(kind, {trace::take, trace::forward, trace::spawn, trace::spawn_failed,

@@ -4,6 +4,7 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -39,6 +40,7 @@ public:
     void on_event(const sim::TraceEvent& event) final;
     bool watches(const sim::TraceKey& kind) const final;
     void share_state_with(Monitor& earlier) final;
+    void reset() final;
     /// The reconstructed tables (for tests and reports).
     const RouteTracker& tracker() const { return *tracker_; }
 
@@ -89,6 +91,12 @@ public:
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    void reset() override {
+        std::fill(chosen_.begin(), chosen_.end(), Chosen{}); // the table keeps its size
+        chosen_used_ = 0;
+        texts_.clear();
+        awaiting_.clear();
+    }
 
 private:
     struct Text { // a text kept in texts_
@@ -135,6 +143,10 @@ public:
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
+    void reset() override {
+        in_init_.clear();
+        orphans_.clear();
+    }
 
 private:
     struct Child {
@@ -173,6 +185,7 @@ public:
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
+    void reset() override { routers_.clear(); }
     /// The trace's tally for a router (zeros for an unknown pid).
     RouterTally counters(std::uint64_t router) const;
     /// Compares a router's Inspect map (ergo:forwarded, ergo:discarded, ergo:failed,

@@ -4,6 +4,7 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -49,6 +50,11 @@ public:
     void finish(sim::Instant end, bool idle) override;
     /// The ledger; complete after finish().
     const Ledger& ledger() const { return ledger_; }
+    void reset() override {
+        entries_.clear();
+        exited_.clear();
+        ledger_ = Ledger{};
+    }
 
 private:
     // Kept: preserved from a dead child's mailbox, held by its supervisor for hand-over.
@@ -78,6 +84,11 @@ public:
     std::string_view name() const override { return "pair_fifo"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    void reset() override {
+        in_flight_.clear();
+        pairs_.clear();
+        std::fill(slots_.begin(), slots_.end(), Slot{}); // the table keeps its size
+    }
 
 private:
     struct PairKey {
@@ -136,6 +147,7 @@ public:
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
+    void reset() override { open_.clear(); }
 
 private:
     std::map<std::pair<std::uint64_t, std::uint64_t>, Witness> open_; // (caller, ref)
@@ -149,6 +161,10 @@ public:
     std::string_view name() const override { return "sender_preservation"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    void reset() override {
+        origin_.clear();
+        caller_of_.clear();
+    }
 
 private:
     struct Origin {

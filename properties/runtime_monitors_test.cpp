@@ -345,6 +345,31 @@ TEST(SenderPreservationMonitor, CatchesAChangedFrom) {
               "message 1 arrived with From <20> instead of the original sender <10>");
 }
 
+// A campaign reuses one set across runs: after reset() the same ids tell a new story.
+TEST(MonitorSet, ResetForgetsEventsAndViolations) {
+    Bus b;
+    b.send(1, 10, 20);
+    b.take(20, 1, 10);
+    b.forward(1, 20, 30, 20); // From changed: sender_preservation is violated
+    b.take(20, 1, 10);        // taken twice: message_conservation is violated
+    ASSERT_FALSE(b.m.sender->holds());
+    ASSERT_FALSE(b.m.conservation->holds());
+    b.m.set.reset();
+    for (const auto& monitor : b.m.set.monitors()) {
+        EXPECT_TRUE(monitor->holds()) << monitor->name();
+    }
+    // Message 1 again, from another sender, taken once: nothing from the first run remains.
+    b.send(1, 11, 21);
+    b.take(21, 1, 11);
+    for (const auto& monitor : b.m.set.monitors()) {
+        EXPECT_TRUE(monitor->holds()) << monitor->name() << ": "
+                                      << monitor->violations().front().to_string();
+    }
+    b.m.set.finish(sim::Instant::from_ns(10), true);
+    EXPECT_EQ(b.m.conservation->ledger().sent, 1U);
+    EXPECT_EQ(b.m.conservation->ledger().handled, 1U);
+}
+
 TEST(SenderPreservationMonitor, CatchesAResponseToTheWrongProcess) {
     Bus b;
     b.bus.emit(sim::Instant::zero(), trace::call,
@@ -412,6 +437,7 @@ public:
                std::find(kinds_.begin(), kinds_.end(), std::string(kind.name)) != kinds_.end();
     }
     void on_event(const sim::TraceEvent& event) override { seen.emplace_back(event.kind.name); }
+    void reset() override { seen.clear(); }
     std::vector<std::string> seen;
     mutable int asked = 0;
 
@@ -449,6 +475,26 @@ TEST(MonitorSet, PassesEachMonitorOnlyTheKindsItWatches) {
     }
     EXPECT_EQ(s.seen, expected_sends);
     EXPECT_EQ(s.asked, 91); // once per distinct kind, not per event
+}
+
+TEST(MonitorSet, ResetKeepsTheKindIndex) {
+    MonitorSet set;
+    auto sends = std::make_unique<KindRecorder>("sends", std::vector<std::string>{"send"});
+    KindRecorder& s = *sends;
+    set.add(std::move(sends));
+    sim::TraceBus bus;
+    bus.add_sink(set);
+    for (const char* kind : {"send", "take", "send"}) {
+        bus.emit(sim::Instant::zero(), sim::TraceKey(kind), {});
+    }
+    set.reset();
+    EXPECT_TRUE(s.seen.empty());
+    for (const char* kind : {"take", "send"}) {
+        bus.emit(sim::Instant::zero(), sim::TraceKey(kind), {});
+    }
+    bus.remove_sink(set);
+    EXPECT_EQ(s.seen, std::vector<std::string>{"send"});
+    EXPECT_EQ(s.asked, 2); // each kind asked about once, before the reset
 }
 
 } // namespace

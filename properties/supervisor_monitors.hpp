@@ -23,6 +23,7 @@ public:
     std::string_view name() const override { return "restart_intensity"; }
     void on_event(const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    void reset() override { supervisors_.clear(); }
 
 private:
     struct State {

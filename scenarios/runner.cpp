@@ -74,8 +74,9 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
     : scenario_(scenario),
       settings_(settings),
       world_(world_options(scenario, settings)),
-      node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(
-                                             settings.semantics.value_or(scenario.run.semantics))}),
+      node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(settings.semantics.value_or(
+                                             scenario.run.semantics)),
+                                         .mutation = settings.mutation}),
       step_clock_(world_, node_),
       harness_(node_, scenario),
       workload_prng_(world_.stream("workload")),
@@ -106,7 +107,10 @@ RunState::~RunState() {
     for (sim::TraceSink* sink : settings_.extra_sinks) {
         world_.trace().remove_sink(*sink);
     }
-    world_.trace().remove_sink(monitors_);
+    world_.trace().remove_sink(monitors_->set);
+    if (monitors_->ledger_only) {
+        world_.trace().remove_sink(*monitors_->ledger_only);
+    }
     world_.trace().remove_sink(tally_);
     if (jsonl_) {
         world_.trace().remove_sink(*jsonl_);
@@ -140,31 +144,67 @@ sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSet
     return options;
 }
 
-void RunState::install_monitors() {
+std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptions& options,
+                                                  std::string signature) const {
     // Every invariant the scenario asks for, by its stable name (properties/monitors.hpp);
     // `determinism` has no monitor (run_scenario runs twice for it).
-    const properties::MonitorOptions options{
-        .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
+    auto made = std::make_unique<Monitors>();
+    made->signature = std::move(signature);
     for (Invariant invariant : scenario_.expect.invariants) {
         auto monitor = properties::make_monitor(spelling(invariant), options);
         if (monitor == nullptr) {
             continue;
         }
         if (auto* conservation = dynamic_cast<properties::MessageConservation*>(monitor.get())) {
-            conservation_ = conservation;
+            made->conservation = conservation;
         }
-        monitors_.add(std::move(monitor));
+        made->set.add(std::move(monitor));
     }
-    if (conservation_ == nullptr) {
+    if (made->conservation == nullptr) {
         // The ledger is always reported, even when message_conservation is not required.
-        ledger_only_ = std::make_unique<properties::MessageConservation>();
-        world_.trace().add_sink(*ledger_only_);
+        made->ledger_only = std::make_unique<properties::MessageConservation>();
+    }
+    return made;
+}
+
+void RunState::install_monitors() {
+    const properties::MonitorOptions options{
+        .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
+    std::string signature(runtime::semantics_name(options.semantics));
+    for (Invariant invariant : scenario_.expect.invariants) {
+        signature += ' ';
+        signature += spelling(invariant);
+    }
+    if (MonitorKit* kit = settings_.monitors) {
+        if (kit->monitors_ != nullptr && kit->monitors_->signature == signature) {
+            kit->monitors_->set.reset();
+            if (kit->monitors_->ledger_only) {
+                kit->monitors_->ledger_only->start_over();
+            }
+            kit->reuses_++;
+        } else {
+            kit->monitors_ = make_monitors(options, std::move(signature));
+        }
+        monitors_ = kit->monitors_.get();
+    } else {
+        own_monitors_ = make_monitors(options, std::move(signature));
+        monitors_ = own_monitors_.get();
+    }
+    if (monitors_->ledger_only) {
+        world_.trace().add_sink(*monitors_->ledger_only);
     }
     if (settings_.stop_on_violation) {
-        monitors_.stop_on_violation(world_);
+        monitors_->set.stop_on_violation(world_);
     }
-    world_.trace().add_sink(monitors_);
+    world_.trace().add_sink(monitors_->set);
 }
+
+} // namespace detail
+
+MonitorKit::MonitorKit() = default;
+MonitorKit::~MonitorKit() = default;
+
+namespace detail {
 
 } // namespace detail
 

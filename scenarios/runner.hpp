@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,29 @@
 #include "sim/world.hpp"
 
 namespace routesim::scenarios {
+
+namespace detail {
+class RunState;
+struct Monitors;
+} // namespace detail
+
+/// The invariant monitors, kept across the runs of one campaign (RunSettings::monitors): a
+/// run that asks for the same monitors under the same profile resets them (MonitorSet::reset)
+/// instead of making them and their kind index anew. Serves one run at a time.
+class MonitorKit {
+public:
+    MonitorKit();
+    ~MonitorKit();
+    MonitorKit(const MonitorKit&) = delete;
+    MonitorKit& operator=(const MonitorKit&) = delete;
+    /// Runs that found the kit's monitors ready and reset them.
+    std::uint64_t reuses() const { return reuses_; }
+
+private:
+    friend class detail::RunState;
+    std::unique_ptr<detail::Monitors> monitors_;
+    std::uint64_t reuses_ = 0;
+};
 
 /// What one run reached, counted by entry: every "<route state> x <event>" pair, then every
 /// "window:<name>". Counts by index so that a campaign of thousands of runs tallies arrays,
@@ -78,6 +102,12 @@ struct RunSettings {
     /// Messages shared by the runs of a campaign (harness.hpp); must have been made for the
     /// same scenario. Null: every run builds its own. Results are the same either way.
     MessageCache* cache = nullptr;
+    /// Monitors shared by the runs of a campaign. Null: every run makes its own. Results are
+    /// the same either way.
+    MonitorKit* monitors = nullptr;
+    /// Test-only: a deliberately broken runtime rule (runtime/testing_mutation.hpp), so that
+    /// tests can watch whole runs fail their invariants. Never set outside tests.
+    runtime::Mutation mutation = runtime::Mutation::None;
 };
 
 /// A random fault that fired, written so that a timeline action can pin it: `verb` at `at`,

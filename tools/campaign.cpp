@@ -151,6 +151,7 @@ void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& optio
     // Workload messages and receipts shared by this slice's runs (the same values a run would
     // build; see scenarios::MessageCache).
     scenarios::MessageCache cache(scenario);
+    scenarios::MonitorKit monitors; // the invariant monitors, reset between runs
     for (std::uint64_t index = options.shard_index; index < end;
          index += options.shard_count, position++) {
         if (position % slice.count != slice.index) {
@@ -162,6 +163,7 @@ void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& optio
         const std::uint64_t seed = run_seed(options.seed, index);
         scenarios::RunSettings settings = fuzz_settings(seed, options.scheduler, options.semantics);
         settings.cache = &cache;
+        settings.monitors = &monitors;
         const RunResult result = scenarios::run_scenario(scenario, settings);
         sink.on_run(result);
         if (run_failed(result)) {

@@ -3,7 +3,8 @@
 // calls, every kind of random fault). Target: at least 5,000 runs per second per core.
 // One run is what `routesim fuzz --jobs 1` does per seed: run_scenario with the fuzz settings
 // (random schedule, aimed faults, coverage, every invariant monitor), sharing the campaign's
-// message cache. `items_per_second` is runs per second.
+// message cache and monitor kit (NoCache: each run builds its own). `items_per_second` is
+// runs per second.
 #include <benchmark/benchmark.h>
 
 #include <fstream>
@@ -30,11 +31,13 @@ scenarios::Scenario load_small() {
 void run_campaign_runs(benchmark::State& state, sim::Policy scheduler, bool shared_cache) {
     const scenarios::Scenario scenario = load_small();
     scenarios::MessageCache cache(scenario);
+    scenarios::MonitorKit monitors;
     std::uint64_t index = 0;
     std::uint64_t events = 0;
     for (auto _ : state) {
         scenarios::RunSettings settings = fuzz_settings(run_seed(1, index++), scheduler, std::nullopt);
         settings.cache = shared_cache ? &cache : nullptr;
+        settings.monitors = shared_cache ? &monitors : nullptr;
         const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
         events += result.trace_events;
         benchmark::DoNotOptimize(result.trace_hash);

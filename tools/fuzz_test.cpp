@@ -4,6 +4,7 @@
 // Method: drive the fuzz library (run_campaign, shrink_failure, results/merge) on the race
 // files; replay reproducers through the loader and runner exactly as `routesim run` does.
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <map>
 #include <set>
@@ -411,6 +412,59 @@ TEST(FuzzCache, SharedMessagesChangeNothing) {
             }
         }
     }
+}
+
+// Every violation of a run as text (invariant, time, explanation, witnesses).
+std::vector<std::string> violation_texts(const scenarios::RunResult& result) {
+    std::vector<std::string> texts;
+    for (const properties::Violation& violation : result.violations) {
+        texts.push_back(violation.to_string());
+    }
+    return texts;
+}
+
+TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
+    // A campaign resets one set of monitors between runs instead of making new ones. A
+    // monitor that forgot something in reset() would stop a later run early (a different
+    // trace), report a stale violation, or miscount the ledger. One kit serves every file
+    // in turn, so it is also rebuilt when the invariants change; the races make violations.
+    std::vector<std::string> files = {source_dir + "/tools/testdata/fuzz-small.json",
+                                      source_dir + "/scenarios/examples/cqrs.json",
+                                      source_dir + "/scenarios/examples/content-dispatch.json"};
+    for (const std::string& race : race_files) {
+        files.push_back(source_dir + "/scenarios/races/" + race + ".json");
+    }
+    // Every third run breaks a routing rule, so violations come and go between runs.
+    const std::array<runtime::Mutation, 3> mutations = {runtime::Mutation::None,
+                                                        runtime::Mutation::DropSender,
+                                                        runtime::Mutation::DiscardCountedAsForwarded};
+    scenarios::MonitorKit kit;
+    std::size_t failing_runs = 0;
+    for (const std::string& file : files) {
+        const Loaded loaded = load(file);
+        for (std::uint64_t index = 0; index < 40; index++) {
+            scenarios::RunSettings fresh = fuzz_settings(run_seed(11, index), sim::Policy::Random, std::nullopt);
+            fresh.mutation = mutations[index % mutations.size()];
+            scenarios::RunSettings reused = fresh;
+            reused.monitors = &kit;
+            const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);
+            const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, fresh);
+            ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
+            EXPECT_EQ(a.outcome.end, b.outcome.end) << file << " run " << index;
+            EXPECT_EQ(violation_texts(a), violation_texts(b)) << file << " run " << index;
+            ASSERT_EQ(a.invariants.size(), b.invariants.size());
+            for (std::size_t i = 0; i < a.invariants.size(); i++) {
+                EXPECT_EQ(a.invariants[i].name, b.invariants[i].name);
+                EXPECT_EQ(a.invariants[i].verdict, b.invariants[i].verdict)
+                    << file << " run " << index << " " << a.invariants[i].name;
+            }
+            EXPECT_EQ(a.ledger.to_string(), b.ledger.to_string()) << file << " run " << index;
+            EXPECT_EQ(a.passed(), b.passed());
+            failing_runs += a.violations.empty() ? 0 : 1;
+        }
+    }
+    EXPECT_GT(kit.reuses(), files.size() * 30);
+    EXPECT_GT(failing_runs, files.size() * 5); // violations came and went between runs
 }
 
 TEST(FuzzSettings, PlainRunsDoNotAim) {

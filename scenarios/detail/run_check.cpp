@@ -168,7 +168,7 @@ void RunState::judge_invariants() {
             continue; // run_scenario runs the scenario twice for it
         }
         const std::string name(spelling(invariant));
-        properties::Monitor* monitor = monitors_.find(name);
+        properties::Monitor* monitor = monitors_->set.find(name);
         if (monitor == nullptr) {
             result_.invariants.push_back(InvariantResult{name, "unchecked"});
             continue;
@@ -178,8 +178,9 @@ void RunState::judge_invariants() {
             result_.violations.push_back(violation);
         }
     }
-    const properties::MessageConservation* ledger =
-        conservation_ != nullptr ? conservation_ : ledger_only_.get();
+    const properties::MessageConservation* ledger = monitors_->conservation != nullptr
+                                                        ? monitors_->conservation
+                                                        : monitors_->ledger_only.get();
     RS_ASSERT(ledger != nullptr);
     result_.ledger = ledger->ledger();
 }

@@ -68,9 +68,9 @@ RunResult RunState::execute() {
     }
     report_missed_pins();
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
-    monitors_.finish(result_.outcome.end, idle);
-    if (ledger_only_) {
-        ledger_only_->finish(result_.outcome.end, idle);
+    monitors_->set.finish(result_.outcome.end, idle);
+    if (monitors_->ledger_only) {
+        monitors_->ledger_only->finish(result_.outcome.end, idle);
     }
     evaluate(scenario_.expect);
     judge_invariants();

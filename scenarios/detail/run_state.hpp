@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "properties/monitor.hpp"
+#include "properties/monitors.hpp"
 #include "properties/runtime_monitors.hpp"
 #include "runtime/node.hpp"
 #include "scenarios/harness.hpp"
@@ -85,6 +86,15 @@ private:
     std::map<std::uint64_t, std::uint64_t> taken_sparse_;
 };
 
+/// The invariant monitors of a run, and the ledger's source.
+struct Monitors {
+    std::string signature; // the profile and invariants the set was made for
+    properties::MonitorSet set;
+    properties::MessageConservation* conservation = nullptr; // in `set`, when required
+    /// The ledger when message_conservation is not required (it is always reported).
+    std::unique_ptr<properties::MessageConservation> ledger_only;
+};
+
 /// One run of one scenario.
 class RunState {
 public:
@@ -101,6 +111,8 @@ private:
     /// True when some expectation reads `processed` (the Tally counts takes only then).
     static bool counts_taken(const Scenario& scenario);
     void install_monitors();
+    std::unique_ptr<Monitors> make_monitors(const properties::MonitorOptions& options,
+                                            std::string signature) const;
     void build();
     void schedule_workload();
     void schedule_source(std::uint32_t index, std::uint64_t repetition);
@@ -163,9 +175,9 @@ private:
     sim::Prng admin_prng_;
     std::unique_ptr<sim::JsonlSink> jsonl_;
     Tally tally_{counts_taken(scenario_)};
-    properties::MonitorSet monitors_;
-    properties::MessageConservation* conservation_ = nullptr;
-    std::unique_ptr<properties::MessageConservation> ledger_only_;
+    /// This run's monitors: its own, or a campaign's kit's (RunSettings::monitors).
+    std::unique_ptr<Monitors> own_monitors_;
+    Monitors* monitors_ = nullptr;
     std::uint64_t admin_fault_count_ = 0;
     /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
     std::size_t fault_timers_pending_ = 0;
