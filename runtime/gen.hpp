@@ -121,11 +121,18 @@ enum class ProcessState : std::uint8_t {
 
 std::string_view state_name(ProcessState state);
 
-/// Alive means Init, Sleep, Running or WaitResponse (§1.2).
+/// Alive means Init, Sleep, Running or WaitResponse (§1.2). One mask test: each state is
+/// one bit (checked twice per send).
 constexpr bool is_alive(ProcessState state) {
-    return state == ProcessState::Init || state == ProcessState::Sleep ||
-           state == ProcessState::Running || state == ProcessState::WaitResponse;
+    constexpr unsigned alive_mask =
+        static_cast<unsigned>(ProcessState::Init) | static_cast<unsigned>(ProcessState::Sleep) |
+        static_cast<unsigned>(ProcessState::Running) |
+        static_cast<unsigned>(ProcessState::WaitResponse);
+    return (static_cast<unsigned>(state) & alive_mask) != 0;
 }
+static_assert(is_alive(ProcessState::Init) && is_alive(ProcessState::Sleep) &&
+              is_alive(ProcessState::Running) && is_alive(ProcessState::WaitResponse));
+static_assert(!is_alive(ProcessState::Terminated) && !is_alive(ProcessState::Zombee));
 
 /// The four queues of a mailbox, in drain order (§1.4).
 enum class Queue : std::uint8_t { Urgent = 0, System = 1, Main = 2, Log = 3 };

@@ -302,15 +302,25 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
 }
 
 [[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
+                                                            const PID& to, Message&& message,
+                                                            Queue queue) {
+    Process* target = find(to);
+    // During Init the PID is not routable, except for the process's own sends (§2.1).
+    if (target != nullptr && target->is_alive() &&
+        (target->state_ != ProcessState::Init || target == from)) {
+        return deliver_new(*target, queue, from_pid, std::move(message));
+    }
+    return route_any(from, from_pid, Address(to),
+                     MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
+                                    MailboxType::Regular},
+                     queue);
+}
+
+[[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
                                                             const Address& to, Message&& message,
                                                             Queue queue) {
     if (!to.is_name()) {
-        Process* target = find(to.pid());
-        // During Init the PID is not routable, except for the process's own sends (§2.1).
-        if (target != nullptr && target->is_alive() &&
-            (target->state_ != ProcessState::Init || target == from)) {
-            return deliver_new(*target, queue, from_pid, std::move(message));
-        }
+        return send_regular(from, from_pid, to.pid(), std::move(message), queue);
     }
     return route_any(from, from_pid, to,
                      MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
@@ -320,8 +330,9 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
 
 // The process API's sends live here, so that each is one call with the delivery inlined: the
 // hot path of every message.
-[[gnu::always_inline]] inline SendResult Process::send_regular(const Address& to,
-                                                               Message&& message, Queue queue) {
+template <class To>
+[[gnu::always_inline]] inline SendResult Process::send_regular(const To& to, Message&& message,
+                                                               Queue queue) {
     if (!is_alive()) {
         return sim::fail(Err::NotAllowed);
     }
@@ -329,6 +340,10 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
 }
 
 SendResult Process::send(Address to, Message message) {
+    return send_regular(to, std::move(message), queue_for(options_.send_priority));
+}
+
+SendResult Process::send(const PID& to, Message message) {
     return send_regular(to, std::move(message), queue_for(options_.send_priority));
 }
 
@@ -375,6 +390,10 @@ void Node::deliver_down(const PID& from, const PID& to, Message notice) {
 }
 
 SendResult Node::send(Address to, Message message, MessagePriority priority) {
+    return send_regular(nullptr, core_pid_, to, std::move(message), queue_for(priority));
+}
+
+SendResult Node::send(const PID& to, Message message, MessagePriority priority) {
     return send_regular(nullptr, core_pid_, to, std::move(message), queue_for(priority));
 }
 

@@ -88,6 +88,9 @@ public:
     /// Node.Send / SendWithPriority with From = core PID (§1.3).
     SendResult send(Address to, Message message,
                     MessagePriority priority = MessagePriority::Normal);
+    /// Node.Send to a PID: the same, without building an Address.
+    SendResult send(const PID& to, Message message,
+                    MessagePriority priority = MessagePriority::Normal);
     /// Node.SendExit with From = core PID (§3.3).
     SendResult send_exit(const PID& to, Error reason);
     /// Node.Kill (§3.3): Sleep → immediate teardown; Running/WaitResponse → Zombee.
@@ -146,6 +149,8 @@ private:
     /// its queue slot, so the payload is moved once. Defined in node.cpp, where every caller
     /// is, so that the whole delivery inlines into the send.
     SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
+                            Message&& message, Queue queue);
+    SendResult send_regular(Process* from, const PID& from_pid, const PID& to,
                             Message&& message, Queue queue);
     /// The parts of a regular mailbox item, for deliver_item to build it in place.
     struct NewMessage {

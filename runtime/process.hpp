@@ -107,6 +107,8 @@ public:
     /// Sends with the process's priority (§2.1). Errors: ProcessUnknown, ProcessTerminated,
     /// ProcessMailboxFull, NotAllowed (sender not alive).
     SendResult send(Address to, Message message);
+    /// send to a PID: the same, without building an Address (the hot path of most sends).
+    SendResult send(const PID& to, Message message);
     SendResult send_with_priority(Address to, Message message, MessagePriority priority);
     /// Sends after `delay` with From = this process, even if it has died by then (§2.7).
     /// Errors at fire time are dropped. Returns a timer that cancel_send_after stops.
@@ -182,7 +184,8 @@ private:
         return queues_[static_cast<std::size_t>(which)];
     }
     bool has_messages() const { return queued_mask_ != 0; }
-    SendResult send_regular(const Address& to, Message&& message, Queue queue);
+    template <class To>
+    SendResult send_regular(const To& to, Message&& message, Queue queue);
 
     Node& node_;
     PID pid_;

@@ -342,42 +342,64 @@ Status Router::admin_call(const MailboxMessage& message) {
     const bool is_call = message.type == MailboxType::Request;
     const Atom name = is_call ? route_call(message.from, message.ref, message.message)
                               : route_message(message.from, message.message);
-    sim::World& world = process().node().world();
     if (name == RouteDiscard) {
-        // R11: discarded++, no resolution; a call gets ErrDiscarded at once.
-        counters_.discarded++;
-        if (process().node().mutation_active(Mutation::DiscardCountedAsForwarded)) {
-            counters_.discarded--; // R11, R42 (mutation: the discard is counted as forwarded)
-            counters_.forwarded++;
+        return route_discarded(message, name);
+    }
+    // The common case first: an owned route that is running, with nothing pending, takes the
+    // message (R10, R45 step 1, R21). It is what resolve does for such a route, without
+    // building a Routed; every other case, a failed forward included, goes through one.
+    if (const std::optional<std::size_t> index = find(name)) {
+        const Entry& entry = table_[*index];
+        Process& self_process = process();
+        if (!entry.disabled && entry.pending == RoutePending::None && !entry.pid.empty() &&
+            !self_process.node().mutation_active(Mutation::DropSender)) {
+            const PID pid = entry.pid;
+            const SendResult sent = self_process.forward(pid, message, MessagePriority::Normal);
+            if (sent) {
+                counters_.forwarded++; // R42
+                self_process.node().world().emit(trace::route,
+                                                 {{trace::router, self_process.pid().id},
+                                                  {trace::id, message.id},
+                                                  {trace::name, trace::atom_value(name)},
+                                                  {trace::resolution, resolution_owned},
+                                                  {trace::worker, pid.id}});
+                return ok();
+            }
+            return finish_route(message, name, forward_failed(*index, message, sent.error()));
         }
+    }
+    return finish_route(message, name, resolve(name, message));
+}
+
+Status Router::route_discarded(const MailboxMessage& message, Atom name) {
+    // R11: discarded++, no resolution; a call gets ErrDiscarded at once.
+    counters_.discarded++;
+    if (process().node().mutation_active(Mutation::DiscardCountedAsForwarded)) {
+        counters_.discarded--; // R11, R42 (mutation: the discard is counted as forwarded)
+        counters_.forwarded++;
+    }
+    process().node().world().emit(trace::route, {{trace::router, self().id},
+                                                 {trace::id, message.id},
+                                                 {trace::name, trace::atom_value(name)},
+                                                 {trace::resolution, resolution_discard},
+                                                 {trace::worker, std::uint64_t{0}}});
+    if (message.type == MailboxType::Request) {
+        (void)process().send_response_error(message.from, message.ref, Error(Err::Discarded));
+    }
+    return ok();
+}
+
+Status Router::finish_route(const MailboxMessage& message, Atom name, const Routed& routed) {
+    RS_ASSERT(routed.reason.has_value() || !routed.worker.empty());
+    sim::World& world = process().node().world();
+    if (!routed.reason) {
+        counters_.forwarded++; // R42
         world.emit(trace::route, {{trace::router, self().id},
                                   {trace::id, message.id},
                                   {trace::name, trace::atom_value(name)},
-                                  {trace::resolution, resolution_discard},
-                                  {trace::worker, std::uint64_t{0}}});
-        if (is_call) {
-            (void)process().send_response_error(message.from, message.ref, Error(Err::Discarded));
-        }
-        return ok();
-    }
-    const Routed routed = resolve(name, message);
-    RS_ASSERT(routed.reason.has_value() || !routed.worker.empty());
-    if (!routed.reason) {
-        counters_.forwarded++; // R42
-        // One emit per resolution, so that each hashes a constant (the routing hot path).
-        const auto emit_forwarded = [&](const sim::TraceValue& resolution)
-                                        __attribute__((always_inline)) {
-            world.emit(trace::route, {{trace::router, self().id},
-                                      {trace::id, message.id},
-                                      {trace::name, trace::atom_value(name)},
-                                      {trace::resolution, resolution},
-                                      {trace::worker, routed.worker.id}});
-        };
-        if (routed.registry) {
-            emit_forwarded(resolution_registry);
-        } else {
-            emit_forwarded(resolution_owned);
-        }
+                                  {trace::resolution,
+                                   routed.registry ? resolution_registry : resolution_owned},
+                                  {trace::worker, routed.worker.id}});
         return ok();
     }
     counters_.failed++; // R18: exactly once per failed routing
@@ -391,8 +413,7 @@ Status Router::admin_call(const MailboxMessage& message) {
     return deliver_failure(message, name, *routed.reason);
 }
 
-// Inline in route_one, its only caller: the routing hot path.
-[[gnu::always_inline]] inline Router::Routed Router::resolve(Atom name,
+Router::Routed Router::resolve(Atom name,
                                                             const MailboxMessage& message) {
     // R10: owned routes first (they shadow registered names), then the registry.
     if (const std::optional<std::size_t> index = find(name)) {
@@ -438,9 +459,7 @@ Status Router::admin_call(const MailboxMessage& message) {
     return Routed{true, registered.value(), std::nullopt};
 }
 
-// Inline in resolve: forwarding to a running route is the routing hot path.
-[[gnu::always_inline]] inline Router::Routed Router::forward_owned(
-    std::size_t index, const MailboxMessage& message) {
+Router::Routed Router::forward_owned(std::size_t index, const MailboxMessage& message) {
     // R45 step 1; R21: the message goes on unchanged with Normal priority.
     const PID pid = table_[index].pid;
     RS_ASSERT(!pid.empty());
@@ -454,10 +473,14 @@ Status Router::admin_call(const MailboxMessage& message) {
     if (sent) {
         return Routed{false, pid, std::nullopt};
     }
-    if (is_dead_target(sent.error()) && table_[index].pending == RoutePending::None) {
+    return forward_failed(index, message, sent.error());
+}
+
+Router::Routed Router::forward_failed(std::size_t index, const MailboxMessage& message, Err err) {
+    if (is_dead_target(err) && table_[index].pending == RoutePending::None) {
         return retry_forward(index, message);
     }
-    return Routed{false, pid, Error(sent.error())}; // R45 step 3: no retry
+    return Routed{false, table_[index].pid, Error(err)}; // R45 step 3: no retry
 }
 
 Router::Routed Router::retry_forward(std::size_t index, const MailboxMessage& message) {

@@ -198,6 +198,11 @@ private:
     Status dispatch_other(Queue queue, const MailboxMessage& message);
     Routed resolve(Atom name, const MailboxMessage& message);
     Routed forward_owned(std::size_t index, const MailboxMessage& message);
+    /// R45 after a forward to route `index` failed with `err`: a retry or the failure.
+    Routed forward_failed(std::size_t index, const MailboxMessage& message, Err err);
+    Status route_discarded(const MailboxMessage& message, Atom name);
+    /// Counts and traces a routing that resolve (or a failed forward) decided (R42, R18).
+    Status finish_route(const MailboxMessage& message, Atom name, const Routed& routed);
     Routed forward_replacing(std::size_t index, const MailboxMessage& message);
     Routed retry_forward(std::size_t index, const MailboxMessage& message);
     Status deliver_failure(const MailboxMessage& message, Atom name, const Error& reason);

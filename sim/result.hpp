@@ -64,7 +64,9 @@ private:
 template <class E>
 class [[nodiscard]] Result<void, E> {
 public:
-    Result() = default;
+    // User-provided, so that `return {};` sets only the empty flag: a defaulted constructor
+    // would zero the error's whole storage first (value-initialization), once per callback.
+    Result() noexcept {}
     template <class F>
     Result(Failure<F> failure) : error_(E(std::move(failure.error))) {}
 

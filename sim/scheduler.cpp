@@ -46,7 +46,7 @@ Scheduler::Scheduler(SchedulerOptions options, Prng prng)
 }
 
 std::size_t Scheduler::runnable_count() const {
-    return uses_ordered_set() ? ordered_.size() : fifo_.size();
+    return uses_ordered_set() ? ordered_.size() : fast_.size();
 }
 
 void Scheduler::make_runnable_ordered(TaskId task) {
@@ -98,9 +98,9 @@ bool Scheduler::remove(TaskId task) {
         ordered_.erase(ordered_.begin() + static_cast<std::ptrdiff_t>(index));
         return true;
     }
-    for (std::size_t i = 0; i < fifo_.size(); i++) {
-        if (fifo_.at(i).task == task) {
-            fifo_.erase_at(i);
+    for (std::size_t i = 0; i < fast_.size(); i++) {
+        if (fast_.at(i) == task) {
+            fast_.erase_at(i);
             return true;
         }
     }

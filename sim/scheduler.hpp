@@ -68,11 +68,12 @@ public:
 
     // -- commands ---------------------------------------------------------------------
     /// Adds a task to the runnable set. Precondition: the task is not runnable already.
-    /// Inline: under fifo without a log this is one push on the FIFO queue (no ticket: the
-    /// queue's order is the canonical order, and only the ordered path reads tickets).
+    /// Inline: under fifo without a log this is one push of the id on the fast queue (no
+    /// ticket: the queue's order is the canonical order, and only the ordered path reads
+    /// tickets).
     void make_runnable(TaskId task) {
         if (!ordered_path_) {
-            fifo_.push_back(Runnable{task, 0});
+            fast_.push_back(task);
             return;
         }
         make_runnable_ordered(task);
@@ -85,12 +86,12 @@ public:
     /// Inline: the fifo fast path then stays in registers in the run loop.
     std::optional<TaskId> pick() {
         if (!ordered_path_) {
-            if (fifo_.empty()) {
+            if (fast_.empty()) {
                 return std::nullopt;
             }
             // Not counted in steps_: only PCT (the ordered path) reads it.
-            const TaskId task = fifo_.front().task;
-            fifo_.pop_front();
+            const TaskId task = fast_.front();
+            fast_.pop_front();
             return task;
         }
         return pick_ordered();
@@ -124,8 +125,9 @@ private:
     Prng prng_;
     std::uint64_t next_ticket_ = 0;
     std::uint64_t steps_ = 0; // picks on the ordered path (PCT change points)
-    // Fast path (fifo, no log): the FIFO queue alone.
+    // Fast path (fifo, no log): `fast_`, the FIFO of task ids alone.
     // Ordered path: `ordered_` sorted by task id, `fifo_` as a lazily cleaned canonical queue.
+    detail::RunQueue<TaskId> fast_;
     std::vector<Runnable> ordered_;
     detail::RunQueue<Runnable> fifo_;
     std::vector<std::uint32_t> decisions_;
