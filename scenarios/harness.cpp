@@ -54,11 +54,10 @@ MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
         // a draw, so that source's messages depend on the run.
         const Json& message = scenario.workload[i].message;
         bool draws = false;
-        if (message.is_object()) {
-            for (const auto& [key, value] : message.items()) {
-                draws = draws || (value.is_object() && value.size() == 1 && value.contains("uniform"));
-            }
-        }
+        walk_payload(message, [&draws](const Json& value) {
+            draws = draws || is_uniform_generator(value);
+            return !draws;
+        });
         sources_[i].cacheable = !draws;
     }
 }

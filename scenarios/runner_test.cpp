@@ -359,5 +359,26 @@ TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
     EXPECT_TRUE(panics(sink).empty());
 }
 
+// -- workload generators at any depth (scenario-format.md Values: "a field value "$i" ...") --
+
+TEST(RunnerWorkload, GeneratorsApplyToNestedPayloadValues) {
+    // The router hashes on "key" and traces the hashed value as compact JSON (route_key), so
+    // the trace shows each message's "key" object after substitution.
+    const Scenario scenario = load(R"({"name": "nested-generators", "topology": {
+        "kind": "router", "name": "r",
+        "route_message": {"hash": "key", "routes": ["a"]},
+        "routes": [{"name": "a", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]},
+        "workload": [{"from": "c", "to": "r", "count": 2, "send": {"type": "X",
+            "key": {"i": "$i", "deep": {"u": {"uniform": [7, 7]}},
+                    "list": ["$i", {"uniform": [3, 3]}]}}}]})");
+    sim::MemorySink sink;
+    const RunResult result = run_traced(scenario, sink);
+    EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+    const auto keys = events(sink, "route_key");
+    ASSERT_EQ(keys.size(), 2U);
+    EXPECT_EQ(keys[0].text("key"), R"({"deep":{"u":7},"i":0,"list":[0,3]})");
+    EXPECT_EQ(keys[1].text("key"), R"({"deep":{"u":7},"i":1,"list":[1,3]})");
+}
+
 } // namespace
 } // namespace routesim::scenarios

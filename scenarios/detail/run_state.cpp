@@ -108,15 +108,22 @@ void RunState::build() {
 // -- workload ---------------------------------------------------------------------------------
 
 Json RunState::instantiate(const Json& message, std::uint64_t index) {
+    // scenario-format.md Values: a field value "$i" or {"uniform": [lo, hi]}, at any depth.
     Json out = message;
-    for (auto& [key, value] : out.items()) {
+    walk_payload(out, [&](Json& value) {
         if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
             value = index;
-        } else if (value.is_object() && value.size() == 1 && value.contains("uniform")) {
-            const Json& bounds = value["uniform"];
-            value = workload_prng_.between(bounds[0].get<std::int64_t>(), bounds[1].get<std::int64_t>());
+            return false;
         }
-    }
+        if (is_uniform_generator(value)) {
+            const Json& bounds = value["uniform"];
+            const std::int64_t low = bounds[0].get<std::int64_t>();
+            const std::int64_t high = bounds[1].get<std::int64_t>();
+            value = workload_prng_.between(low, high);
+            return false;
+        }
+        return true;
+    });
     return out;
 }
 
