@@ -380,5 +380,25 @@ TEST(RunnerWorkload, GeneratorsApplyToNestedPayloadValues) {
     EXPECT_EQ(keys[1].text("key"), R"({"deep":{"u":7},"i":1,"list":[1,3]})");
 }
 
+// -- unresolved timeline calls (scenario-format.md timeline: `expect` is "the outcome the call
+// must return; a mismatch fails the run") -----------------------------------------------------
+
+TEST(RunnerTimeline, CallStillWaitingAtUntilFailsItsExpect) {
+    const Scenario scenario = load(with_sinks(R"(, "run": {"until": "3ms"}, "timeline": [
+        {"at": "1ms", "from": "c", "to": "mute", "call": {"type": "Q"}, "timeout": "5s",
+         "expect": "gen.ErrTimeout"},
+        {"at": "1ms", "from": "d", "to": "mute", "call": {"type": "Q"}, "timeout": "5s"}])"));
+    const RunResult result = run_scenario(scenario);
+    const Check* pending = check_at(result, "/timeline/0/expect");
+    ASSERT_NE(pending, nullptr) << format_summary(scenario, result);
+    EXPECT_FALSE(pending->ok);
+    EXPECT_EQ(pending->expected, "gen.ErrTimeout");
+    EXPECT_NE(pending->actual.find("no result"), std::string::npos) << pending->actual;
+    EXPECT_EQ(pending->what, "timeline call (due 1ms)");
+    EXPECT_EQ(pending->at, sim::Instant::zero() + sim::Duration::milliseconds(3));
+    EXPECT_EQ(check_at(result, "/timeline/1/expect"), nullptr); // no expect, nothing to check
+    EXPECT_FALSE(result.passed());
+}
+
 } // namespace
 } // namespace routesim::scenarios
