@@ -48,6 +48,10 @@ public:
     /// Virtual time between being told to stop and the exit being observed (a scenario
     /// knob that widens pending windows); zero by default.
     virtual sim::Duration terminate_delay() const { return sim::Duration::zero(); }
+    /// Runs in place of process_message when the process panics at a take (an injected
+    /// crash: Node::watch_takes). Returns what the behaviour's loop makes of a recovered
+    /// panic. The default is a callback panic's: log it and terminate with Panic (§3.2).
+    virtual Status process_panic();
 
     /// The process this behaviour runs in. Precondition: set (the runtime does it before
     /// process_init).

@@ -327,5 +327,47 @@ TEST(Exit, NodeStopSendsShutdownFromTheParent) {
     EXPECT_EQ(child_log.reason->message(), to_string(top) + ": shutdown");
 }
 
+// An injected crash (Node::watch_takes): a watched process asks the take-panic hook at each
+// take; a yes is a panic in place of the item (§3.2: terminate with Panic, logged like a
+// callback panic), the behaviour never sees the item, and an unwatched process is not asked.
+TEST(TakeWatch, WatchedProcessPanicsAtTheTakeTheHookPicks) {
+    Fixture f;
+    int handled = 0;
+    std::vector<PID> asked;
+    f.node.set_take_panic_hook([&asked](const PID& pid) {
+        asked.push_back(pid);
+        return asked.size() == 2; // the second take asked about
+    });
+    const auto factory = lambda_factory([&handled](LambdaActor& self) {
+        self.on_message = [&handled](LambdaActor&, const PID&, const Message&) {
+            handled++;
+            return ok();
+        };
+    });
+    const PID watched = f.node.spawn(factory, {}, {}).value();
+    const PID other = f.node.spawn(factory, {}, {}).value();
+    ASSERT_TRUE(f.node.watch_takes(watched, true));
+    for (int i = 0; i < 3; i++) {
+        ASSERT_TRUE(f.node.send(other, Text{"x"}));
+        ASSERT_TRUE(f.node.send(watched, Text{"x"}));
+    }
+    f.run();
+    EXPECT_EQ(handled, 3 + 1); // other: 3; watched: the first only
+    ASSERT_EQ(asked.size(), 2U);
+    EXPECT_EQ(asked[0], watched);
+    EXPECT_EQ(asked[1], watched);
+    EXPECT_EQ(f.node.find(watched), nullptr);
+    const auto exits = f.events("exit");
+    ASSERT_EQ(exits.size(), 1U);
+    EXPECT_EQ(exits[0].number("pid"), static_cast<std::int64_t>(watched.id));
+    EXPECT_EQ(exits[0].text("reason"), "panic");
+    const auto logs = f.events("log");
+    ASSERT_FALSE(logs.empty());
+    EXPECT_EQ(logs.back().text("text"), "panic in callback");
+    // The third message died with the process (§3.2).
+    EXPECT_EQ(f.events("drop").size(), 1U);
+    EXPECT_EQ(f.node.watch_takes(watched, true).error(), Err::ProcessUnknown);
+}
+
 } // namespace
 } // namespace routesim::runtime

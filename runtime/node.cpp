@@ -194,6 +194,21 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
 }
 
+SendResult Node::watch_takes(const PID& pid, bool on) {
+    Process* process = find(pid);
+    if (process == nullptr) {
+        return sim::fail(Err::ProcessUnknown);
+    }
+    process->take_watched_ = on;
+    return {};
+}
+
+Status Behavior::process_panic() {
+    // The same trace as a callback that throws (Node::panicked).
+    process().log("error", "panic in callback");
+    return runtime::stop(Error::panic());
+}
+
 Status Node::panicked(Process& process) {
     // A callback that throws is a panic (§4.2); nothing reaches the scheduler.
     world_.emit(trace::log, {{trace::pid, process.pid_.id},

@@ -109,6 +109,21 @@ public:
         teardown_hooks_.push_back(std::move(hook));
     }
 
+    /// Decides, when a watched process (watch_takes) takes a message or a call, whether it
+    /// panics there instead of handling it. Called after the take is traced.
+    using TakePanicHook = std::function<bool(const PID& pid)>;
+    /// Installs the take-panic hook (one per node); an empty function removes it.
+    void set_take_panic_hook(TakePanicHook hook) { take_panic_hook_ = std::move(hook); }
+    /// Turns the take watch of `pid` on or off. While it is on, each take of a message or a
+    /// call (a Regular or Request item, any queue) asks the take-panic hook first; a yes makes
+    /// the process panic there: its behaviour's process_panic runs in place of the item (a
+    /// Supervisor recovers it into a graceful shutdown, §6.2), and the item is lost. Exit
+    /// signals, inspect requests and events are never asked about: they drive the runtime's
+    /// own bookkeeping (a supervisor must see its children's exits). This is how a scenario
+    /// injects a crash into a process whose message loop it does not own (Pool, Supervisor).
+    /// Errors: ProcessUnknown (no such process, or terminated).
+    SendResult watch_takes(const PID& pid, bool on);
+
     /// Takes the messages kept from the mailbox of the dead process `pid` (preserve_mailbox),
     /// in their original order (Urgent, System, then Main, each FIFO), and forgets them. Empty
     /// when nothing was kept or they were taken already. Cost: O(kept stashes) lookup.
@@ -185,6 +200,9 @@ private:
     }
     void step(Process& process);
     void take_one(Process& process);
+    /// The panics injected at a take (the fault plan's take site, a watched process's hook):
+    /// true when one fired and ended the step.
+    bool take_panics(Process& process, const MailboxMessage& message);
     /// Ends the take of `message` from `ring` (take_one) and frees a buffer its growth retired.
     void release_taken(detail::Ring<MailboxMessage>& ring, MailboxMessage& message);
     void resume_call(Process& process);
@@ -242,6 +260,7 @@ private:
     // lived in it; freed when the take ends (one take at a time).
     detail::Ring<MailboxMessage>::Buffer retired_;
     std::vector<std::function<void(const Process&, const Error&)>> teardown_hooks_;
+    TakePanicHook take_panic_hook_;
     struct Stash {
         PID pid;
         PID parent;

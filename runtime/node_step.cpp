@@ -60,11 +60,10 @@ void Node::run_step(sim::TaskId task) {
                               {trace::queue, static_cast<std::uint64_t>(chosen)},
                               {trace::type, static_cast<std::uint64_t>(message.type)},
                               {trace::from, message.from.id}});
-    // Fault point: a panic at message take (an injected crash follows the panic path).
-    sim::FaultPlan& faults = world_.faults();
-    if (faults.is_armed(take_site_) &&
-        faults.should_fire(take_site_, now(), process.behavior_->behavior_name())) {
-        after_callback(process, runtime::stop(Error::panic()));
+    // Fault points: a panic at message take (an injected crash follows the panic path). One
+    // test for both the fault plan's site and a watched process.
+    if ((world_.faults().is_armed(take_site_) | process.take_watched_) &&
+        take_panics(process, message)) [[unlikely]] {
         release_taken(ring, message);
         return;
     }
@@ -144,6 +143,27 @@ void Node::resume_call(Process& process) {
         return;
     }
     process.state_ = ProcessState::Sleep;
+}
+
+bool Node::take_panics(Process& process, const MailboxMessage& message) {
+    sim::FaultPlan& faults = world_.faults();
+    if (faults.is_armed(take_site_) &&
+        faults.should_fire(take_site_, now(), process.behavior_->behavior_name())) {
+        after_callback(process, runtime::stop(Error::panic()));
+        return true;
+    }
+    const bool is_message_or_call =
+        message.type == MailboxType::Regular || message.type == MailboxType::Request;
+    if (!process.take_watched_ || !is_message_or_call || !take_panic_hook_ ||
+        !take_panic_hook_(process.pid_)) {
+        return false;
+    }
+    // As a panic in the callback that would have taken the item (§3.2; §6.2 for a
+    // Supervisor, which recovers it).
+    process.flags_.in_step = true;
+    const Status status = invoke(process, [&process] { return process.behavior_->process_panic(); });
+    after_callback(process, status);
+    return true;
 }
 
 void Node::schedule_unbusy(Process& process, sim::Duration cost) {

@@ -196,6 +196,7 @@ private:
     StepFlags flags_;
     std::uint8_t stale_responses_ = 0;
     std::uint8_t queued_mask_ = 0; // bit q set while queues_[q] is not empty (Node keeps it)
+    bool take_watched_ = false;    // each take asks Node's take-panic hook (watch_takes)
     ProcessOptions options_;
     std::unique_ptr<Behavior> behavior_;
     detail::Ring<MailboxMessage> queues_[4];

@@ -312,6 +312,11 @@ Status Supervisor::process_message(Queue queue, MailboxMessage& message) {
     return ok();
 }
 
+Status Supervisor::process_panic() {
+    process().log("error", "panic in supervisor callback");
+    return begin_shutdown(Error::panic());
+}
+
 void Supervisor::process_terminate(const Error& reason) {
     terminate(reason);
 }

@@ -183,6 +183,8 @@ public:
     void process_terminate(const Error& reason) final;
     Inspection process_inspect(PID from, const std::vector<std::string>& items) final;
     std::string_view kind_name() const override { return "Supervisor"; }
+    /// §6.2: a panic in the supervisor's loop starts a graceful shutdown with Panic.
+    Status process_panic() final;
 
 private:
     Status guard(const std::function<Status()>& callback);

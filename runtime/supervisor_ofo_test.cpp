@@ -376,6 +376,26 @@ TEST(SupervisorCallback, PanicStartsGracefulShutdown) {
     EXPECT_EQ(f.events("sup_shutdown").size(), 1U);
 }
 
+// §6.2: a panic injected at a take (Node::watch_takes) is recovered like a callback panic:
+// the children are stopped first, then the supervisor terminates with Panic.
+TEST(SupervisorCallback, InjectedTakePanicStartsGracefulShutdown) {
+    Fixture f;
+    SupervisorLog log;
+    const PID sup = f.node.spawn(supervisor_factory(three_children(), &log), {}, {}).value();
+    f.node.set_take_panic_hook([](const PID&) { return true; }); // never asked at exits
+    ASSERT_TRUE(f.node.watch_takes(sup, true));
+    ASSERT_TRUE(f.node.send(sup, Text{"x"}));
+    f.run();
+    ASSERT_TRUE(log.terminated.has_value());
+    EXPECT_TRUE(log.terminated->is(TerminateReason::Panic));
+    ASSERT_EQ(f.events("sup_shutdown").size(), 1U);
+    EXPECT_EQ(f.events("sup_shutdown")[0].number("waiting"), 3);
+    const auto exits = f.events("exit");
+    ASSERT_EQ(exits.size(), 4U); // three children, then the supervisor
+    EXPECT_EQ(exits.back().number("pid"), static_cast<std::int64_t>(sup.id));
+    EXPECT_EQ(f.events("log").back().text("text"), "panic in supervisor callback");
+}
+
 // §4.2, §6.2: a handle_call value is replied even when an error comes with it.
 TEST(SupervisorCallback, CallValueIsRepliedEvenWithAnError) {
     Fixture f;

@@ -54,11 +54,10 @@ MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
         // a draw, so that source's messages depend on the run.
         const Json& message = scenario.workload[i].message;
         bool draws = false;
-        if (message.is_object()) {
-            for (const auto& [key, value] : message.items()) {
-                draws = draws || (value.is_object() && value.size() == 1 && value.contains("uniform"));
-            }
-        }
+        walk_payload(message, [&draws](const Json& value) {
+            draws = draws || is_uniform_generator(value);
+            return !draws;
+        });
         sources_[i].cacheable = !draws;
     }
 }
@@ -112,6 +111,35 @@ Harness::Harness(runtime::Node& node, const Scenario& scenario)
             index_route_worker(*action.worker);
         }
     }
+    node_.set_take_panic_hook([this](const runtime::PID& pid) { return take_panics(pid); });
+}
+
+Harness::~Harness() {
+    node_.set_take_panic_hook({});
+}
+
+bool Harness::is_watched_kind(const Node& spec) {
+    return spec.kind == NodeKind::Pool || spec.kind == NodeKind::Supervisor;
+}
+
+void Harness::arm_crash(const runtime::PID& pid) {
+    crash_armed_.insert(pid.id);
+    const Node* spec = spec_of(pid);
+    if (spec != nullptr && is_watched_kind(*spec)) {
+        (void)node_.watch_takes(pid, true); // a dead target: the mark is never taken
+    }
+}
+
+bool Harness::take_panics(const runtime::PID& pid) {
+    // scenario-format.md timeline `crash`: "panics on its next message"; faults.crash: "the
+    // chance per message taken". The Node asks at messages and calls only, as a worker counts
+    // them (exit signals are the runtime's bookkeeping).
+    if (take_armed_crash(pid)) {
+        return true;
+    }
+    auto found = spec_by_pid_.find(pid.id);
+    return found != spec_by_pid_.end() && is_watched_kind(*found->second.spec) &&
+           draw_crash(*found->second.spec, *found->second.classes, pid);
 }
 
 void Harness::index_route_worker(const Node& worker) {
@@ -210,7 +238,15 @@ sim::Duration Harness::draw_terminate_delay(const Node& spec) {
 
 void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
     stats(spec).incarnations.push_back(pid);
-    spec_by_pid_[pid.id] = Spawned{&spec, &classes(spec)};
+    const FaultClasses& node_classes = classes(spec);
+    spec_by_pid_[pid.id] = Spawned{&spec, &node_classes};
+    // A pool or supervisor that faults.crash can hit draws at each message it takes.
+    const auto& crash = scenario_.faults.crash;
+    if (is_watched_kind(spec) && crash.has_value() && crash->probability_ppb > 0 &&
+        !crash->targets.empty() && node_classes.matches(crash->targets)) {
+        const auto watched = node_.watch_takes(pid, true);
+        RS_ASSERT(watched.has_value()); // called from the process's own Init
+    }
 }
 
 const Node* Harness::spec_of(const runtime::PID& pid) const {

@@ -131,6 +131,7 @@ private:
 class Harness {
 public:
     Harness(runtime::Node& node, const Scenario& scenario);
+    ~Harness();
     Harness(const Harness&) = delete;
     Harness& operator=(const Harness&) = delete;
 
@@ -166,8 +167,11 @@ public:
     /// [0, faults.terminate_cost.max] for workers.
     sim::Duration draw_terminate_delay(const Node& spec);
 
-    /// Marks a PID to panic on its next message (timeline `crash`).
-    void arm_crash(const runtime::PID& pid) { crash_armed_.insert(pid.id); }
+    /// Marks a PID to panic on its next message (timeline `crash`, a pinned or aimed crash).
+    /// Workers, routers and clients look at the mark when they take a message; a pool or a
+    /// supervisor, whose message loop is the runtime's, is watched by the Node instead and
+    /// panics at its next message or call take (Node::watch_takes).
+    void arm_crash(const runtime::PID& pid);
     /// True (once) when the PID was marked by arm_crash.
     bool take_armed_crash(const runtime::PID& pid) {
         return !crash_armed_.empty() && crash_armed_.erase(pid.id) > 0;
@@ -198,6 +202,11 @@ public:
 
 private:
     void index_classes(const Node& root);
+    /// The Node's take-panic hook: an armed crash, else a faults.crash draw for a pool or a
+    /// supervisor, at a message or call take.
+    bool take_panics(const runtime::PID& pid);
+    /// True when `spec` is a pool or a supervisor: a kind whose crashes the Node injects.
+    static bool is_watched_kind(const Node& spec);
 
     runtime::Node& node_;
     const Scenario& scenario_;

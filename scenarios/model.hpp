@@ -104,6 +104,46 @@ struct RunOptions {
     Semantics semantics = Semantics::Documented;
 };
 
+/// True when `value` is a workload generator {"uniform": [lo, hi]} (scenario-format.md
+/// Values; the loader checks that a payload object holding "uniform" is exactly that).
+inline bool is_uniform_generator(const Json& value) {
+    return value.is_object() && value.size() == 1 && value.contains("uniform");
+}
+
+/// True when `message` is a router.admin message (a management operation, not a payload).
+inline bool is_router_admin_message(const Json& message) {
+    const auto type = message.find("type");
+    return type != message.end() && type->is_string() &&
+           type->get_ref<const std::string&>() == "router.admin";
+}
+
+/// Walks the payload values of a workload message where the generators "$i" and
+/// {"uniform": [lo, hi]} apply (scenario-format.md Values): every value below the fields
+/// other than "type", at any depth, depth first in document order (members by key, elements
+/// by index), the order of the workload PRNG draws. `visit(value)` returns true to go into
+/// the value's members or elements. A router.admin message carries no payload. Iterative
+/// (STYLE.md); the loader bounds the nesting.
+template <class J, class Visit> void walk_payload(J& message, Visit&& visit) {
+    if (!message.is_object() || is_router_admin_message(message)) {
+        return;
+    }
+    std::vector<J*> stack;
+    for (auto member = message.rbegin(); member != message.rend(); ++member) {
+        if (member.key() != "type") {
+            stack.push_back(&*member);
+        }
+    }
+    while (!stack.empty()) {
+        J* value = stack.back();
+        stack.pop_back();
+        if (visit(*value) && (value->is_object() || value->is_array())) {
+            for (auto inner = value->rbegin(); inner != value->rend(); ++inner) {
+                stack.push_back(&*inner);
+            }
+        }
+    }
+}
+
 /// One `workload` entry: `count` sends or calls from a client, `every` apart.
 struct WorkloadSource {
     /// The client (a recorder process registered under this name).

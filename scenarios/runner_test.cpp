@@ -8,6 +8,7 @@
 
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
+#include "sim/trace.hpp"
 
 namespace routesim::scenarios {
 namespace {
@@ -26,6 +27,35 @@ const Check* check_at(const RunResult& result, std::string_view pointer) {
         }
     }
     return nullptr;
+}
+
+/// The events of kind `kind` in a run's trace, in order.
+std::vector<sim::TraceRecord> events(const sim::MemorySink& sink, std::string_view kind) {
+    std::vector<sim::TraceRecord> out;
+    for (const sim::TraceRecord& record : sink.records()) {
+        if (record.kind == kind) {
+            out.push_back(record);
+        }
+    }
+    return out;
+}
+
+/// The exits with reason "panic", in order.
+std::vector<sim::TraceRecord> panics(const sim::MemorySink& sink) {
+    std::vector<sim::TraceRecord> out;
+    for (const sim::TraceRecord& exit : events(sink, "exit")) {
+        if (exit.text("reason") == "panic") {
+            out.push_back(exit);
+        }
+    }
+    return out;
+}
+
+/// Runs `scenario` with its whole trace kept in `sink`.
+RunResult run_traced(const Scenario& scenario, sim::MemorySink& sink) {
+    RunSettings settings;
+    settings.extra_sinks.push_back(&sink);
+    return run_scenario(scenario, settings);
 }
 
 const RouteRow* route_named(const RunResult& result, std::string_view router,
@@ -212,6 +242,162 @@ TEST(RunnerSettings, UntilIdleOverridesTheFilesStopTime) {
     shorter.until = sim::Instant::zero() + sim::Duration::microseconds(500);
     EXPECT_EQ(run_scenario(scenario, shorter).outcome.end,
               sim::Instant::zero() + sim::Duration::microseconds(500));
+}
+
+// -- crash on every node kind (scenario-format.md timeline `crash`: "the process panics on
+// its next message"; `faults.crash` hits the classes its `targets` list) ----------------------
+
+TEST(RunnerCrash, PoolPanicsOnItsNextMessageAndItsSupervisorRestartsIt) {
+    // ergo-semantics.md §5: the pool terminates with Panic; its workers follow through their
+    // LinkParent; the transient supervisor restarts the pool (Panic is abnormal, §6.1).
+    const Scenario scenario = load(R"({"name": "crash-pool", "topology": {"kind": "supervisor",
+        "name": "sup", "restart": {"strategy": "transient"}, "children": [
+            {"kind": "pool", "name": "p", "size": 2,
+             "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]},
+        "timeline": [{"at": "1ms", "crash": "p"},
+                     {"at": "2ms", "from": "c", "to": "p", "send": {"type": "X"}},
+                     {"at": "3ms", "from": "c", "to": "p", "send": {"type": "X"}}],
+        "expect": {"alive": ["sup", "p", "p/#0", "p/#1"],
+                   "inspect": {"p": {"ergo:messages_forwarded": "1"}}}})");
+    sim::MemorySink sink;
+    const RunResult result = run_traced(scenario, sink);
+    EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+    const auto panicked = panics(sink);
+    ASSERT_EQ(panicked.size(), 1U) << format_summary(scenario, result);
+    EXPECT_EQ(panicked[0].text("name"), "p");
+    EXPECT_EQ(panicked[0].at, sim::Instant::zero() + sim::Duration::milliseconds(2));
+    // Two pools and four workers were spawned: the restart made a fresh pool.
+    std::size_t pools = 0;
+    for (const sim::TraceRecord& spawn : events(sink, "spawn")) {
+        pools += spawn.text("name") == "p" ? 1U : 0U;
+    }
+    EXPECT_EQ(pools, 2U);
+}
+
+TEST(RunnerCrash, SupervisorPanicIsAGracefulShutdownThenItsParentRestartsIt) {
+    // ergo-semantics.md §6.2: a panic in a supervisor's loop stops its children first, then
+    // the supervisor terminates with Panic; its own supervisor restarts it with its children.
+    const Scenario scenario = load(R"({"name": "crash-supervisor", "topology": {
+        "kind": "supervisor", "name": "root", "restart": {"strategy": "transient"},
+        "children": [{"kind": "supervisor", "name": "inner", "restart": {"strategy": "transient"},
+            "children": [{"kind": "actor", "name": "kid", "behavior": {"type": "sink"}}]}]},
+        "timeline": [{"at": "1ms", "crash": "inner"},
+                     {"at": "2ms", "from": "c", "to": "inner", "send": {"type": "Poke"}}],
+        "expect": {"alive": ["root", "inner", "kid"]}})");
+    sim::MemorySink sink;
+    const RunResult result = run_traced(scenario, sink);
+    EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+    const auto panicked = panics(sink);
+    ASSERT_EQ(panicked.size(), 1U) << format_summary(scenario, result);
+    EXPECT_EQ(panicked[0].text("name"), "inner");
+    ASSERT_EQ(events(sink, "sup_shutdown").size(), 1U);
+    std::uint64_t kid_exit = 0;
+    std::size_t kids = 0;
+    for (const sim::TraceRecord& exit : events(sink, "exit")) {
+        kid_exit = exit.text("name") == "kid" && kid_exit == 0 ? exit.seq : kid_exit;
+    }
+    for (const sim::TraceRecord& spawn : events(sink, "spawn")) {
+        kids += spawn.text("name") == "kid" ? 1U : 0U;
+    }
+    EXPECT_NE(kid_exit, 0U);
+    EXPECT_LT(kid_exit, panicked[0].seq); // graceful: the child is gone before the supervisor
+    EXPECT_EQ(kids, 2U);
+}
+
+TEST(RunnerCrash, ClientPanicsOnItsNextMessage) {
+    // The client is a plain actor: it panics on the next message it receives (here a
+    // receipt), not on the driver's order to make a call, and its later sends are refused
+    // like those of any stopped client.
+    const Scenario scenario = load(R"({"name": "crash-client", "topology": {"kind": "actor",
+        "name": "e", "behavior": {"type": "echo", "reply": true}},
+        "timeline": [{"at": "1ms", "crash": "c"},
+                     {"at": "2ms", "from": "c", "to": "e", "call": {"type": "Q"},
+                      "expect": "ok"},
+                     {"at": "3ms", "from": "c", "to": "e", "send": {"type": "X"}},
+                     {"at": "4ms", "from": "c", "to": "e", "send": {"type": "X"},
+                      "expect": "gen.ErrNotAllowed"}],
+        "expect": {"alive": ["e"], "clients": {"c": {"received": 2,
+                   "types": {"Reply": 1, "Receipt": 1}, "errors": {"gen.ErrNotAllowed": 1}}}}})");
+    sim::MemorySink sink;
+    const RunResult result = run_traced(scenario, sink);
+    EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+    const auto panicked = panics(sink);
+    ASSERT_EQ(panicked.size(), 1U) << format_summary(scenario, result);
+    EXPECT_EQ(panicked[0].text("name"), "c");
+    EXPECT_EQ(panicked[0].at, sim::Instant::zero() + sim::Duration::milliseconds(3));
+}
+
+TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
+    // `faults.crash` with probability 1 and targets: a listed class panics at its first
+    // message; the draw is recorded as a pinnable fault.
+    const auto with_targets = [](std::string_view targets, std::string_view root) {
+        return load(R"({"name": "random-crash", "topology": )" + std::string(root) +
+                    R"(, "workload": [{"from": "c", "to": "root", "send": {"type": "X"}}],
+                    "faults": {"crash": {"probability": 1, "targets": )" +
+                    std::string(targets) + "}}}");
+    };
+    const std::string pool = R"({"kind": "pool", "name": "root", "size": 1,
+        "worker": {"kind": "actor", "behavior": {"type": "sink"}}})";
+    const std::string supervisor = R"({"kind": "supervisor", "name": "root",
+        "children": [{"kind": "actor", "name": "kid", "behavior": {"type": "sink"}}]})";
+    for (const auto& [targets, root] : {std::pair{"[\"pools\"]", pool},
+                                        std::pair{"[\"supervisors\"]", supervisor}}) {
+        const Scenario scenario = with_targets(targets, root);
+        sim::MemorySink sink;
+        const RunResult result = run_traced(scenario, sink);
+        const auto panicked = panics(sink);
+        ASSERT_EQ(panicked.size(), 1U) << targets << "\n" << format_summary(scenario, result);
+        EXPECT_EQ(panicked[0].text("name"), "root");
+        ASSERT_EQ(result.faults.size(), 1U);
+        EXPECT_EQ(result.faults[0].verb, Verb::Crash);
+        EXPECT_EQ(result.faults[0].target, "root");
+        EXPECT_EQ(result.faults[0].origin, "faults.crash");
+    }
+    // Not listed: the same pool is not hit.
+    sim::MemorySink sink;
+    (void)run_traced(with_targets(R"(["supervisors"])", pool), sink);
+    EXPECT_TRUE(panics(sink).empty());
+}
+
+// -- workload generators at any depth (scenario-format.md Values: "a field value "$i" ...") --
+
+TEST(RunnerWorkload, GeneratorsApplyToNestedPayloadValues) {
+    // The router hashes on "key" and traces the hashed value as compact JSON (route_key), so
+    // the trace shows each message's "key" object after substitution.
+    const Scenario scenario = load(R"({"name": "nested-generators", "topology": {
+        "kind": "router", "name": "r",
+        "route_message": {"hash": "key", "routes": ["a"]},
+        "routes": [{"name": "a", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]},
+        "workload": [{"from": "c", "to": "r", "count": 2, "send": {"type": "X",
+            "key": {"i": "$i", "deep": {"u": {"uniform": [7, 7]}},
+                    "list": ["$i", {"uniform": [3, 3]}]}}}]})");
+    sim::MemorySink sink;
+    const RunResult result = run_traced(scenario, sink);
+    EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+    const auto keys = events(sink, "route_key");
+    ASSERT_EQ(keys.size(), 2U);
+    EXPECT_EQ(keys[0].text("key"), R"({"deep":{"u":7},"i":0,"list":[0,3]})");
+    EXPECT_EQ(keys[1].text("key"), R"({"deep":{"u":7},"i":1,"list":[1,3]})");
+}
+
+// -- unresolved timeline calls (scenario-format.md timeline: `expect` is "the outcome the call
+// must return; a mismatch fails the run") -----------------------------------------------------
+
+TEST(RunnerTimeline, CallStillWaitingAtUntilFailsItsExpect) {
+    const Scenario scenario = load(with_sinks(R"(, "run": {"until": "3ms"}, "timeline": [
+        {"at": "1ms", "from": "c", "to": "mute", "call": {"type": "Q"}, "timeout": "5s",
+         "expect": "gen.ErrTimeout"},
+        {"at": "1ms", "from": "d", "to": "mute", "call": {"type": "Q"}, "timeout": "5s"}])"));
+    const RunResult result = run_scenario(scenario);
+    const Check* pending = check_at(result, "/timeline/0/expect");
+    ASSERT_NE(pending, nullptr) << format_summary(scenario, result);
+    EXPECT_FALSE(pending->ok);
+    EXPECT_EQ(pending->expected, "gen.ErrTimeout");
+    EXPECT_NE(pending->actual.find("no result"), std::string::npos) << pending->actual;
+    EXPECT_EQ(pending->what, "timeline call (due 1ms)");
+    EXPECT_EQ(pending->at, sim::Instant::zero() + sim::Duration::milliseconds(3));
+    EXPECT_EQ(check_at(result, "/timeline/1/expect"), nullptr); // no expect, nothing to check
+    EXPECT_FALSE(result.passed());
 }
 
 } // namespace

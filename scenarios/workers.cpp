@@ -224,6 +224,10 @@ runtime::Status Client::handle_message(const runtime::PID& from, const runtime::
         last_type_count_ = &record.types[last_type_]; // std::map values are stable
     }
     ++*last_type_count_;
+    // Timeline `crash` on a client: it received the message, then panics, as a worker does.
+    if (harness_.take_armed_crash(self())) {
+        return runtime::stop(runtime::Error::panic());
+    }
     return runtime::ok();
 }
 

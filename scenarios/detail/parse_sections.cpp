@@ -72,6 +72,37 @@ bool parse_uniform(Errors& errors, const Located& at) {
     return true;
 }
 
+/// Checks every {"uniform": ...} among the payload values of a workload message, at any depth
+/// and in the order walk_payload visits them (so the first error is the first in the file).
+bool parse_generators(Errors& errors, const Located& message) {
+    std::vector<Located> stack;
+    const Json& json = message.json();
+    for (auto member = json.rbegin(); member != json.rend(); ++member) {
+        if (member.key() != "type") {
+            stack.push_back(message.member(member.key()));
+        }
+    }
+    while (!stack.empty()) {
+        const Located at = std::move(stack.back());
+        stack.pop_back();
+        const Json& value = at.json();
+        if (value.is_object() && value.contains("uniform")) {
+            if (!parse_uniform(errors, at)) {
+                return false;
+            }
+        } else if (value.is_object()) {
+            for (auto member = value.rbegin(); member != value.rend(); ++member) {
+                stack.push_back(at.member(member.key()));
+            }
+        } else if (value.is_array()) {
+            for (std::size_t i = value.size(); i > 0; i--) {
+                stack.push_back(at.element(i - 1));
+            }
+        }
+    }
+    return true;
+}
+
 bool parse_fault_targets(Errors& errors, const Located& at, std::vector<FaultTarget>& out) {
     if (!expect_array(errors, at, "a non-empty array of fault target classes")) {
         return false;
@@ -202,13 +233,8 @@ bool parse_message(Errors& errors, const Located& at, bool generators, Json& out
                            "message type \"$i\" is not allowed (expected a literal type name; "
                            "\"$i\" works in payload fields)");
     }
-    if (generators) {
-        for (const auto& item : at.json().items()) {
-            if (item.key() != "type" && item.value().is_object() &&
-                item.value().contains("uniform") && !parse_uniform(errors, at.member(item.key()))) {
-                return false;
-            }
-        }
+    if (generators && !is_router_admin_message(at.json()) && !parse_generators(errors, at)) {
+        return false;
     }
     out = at.json();
     return true;

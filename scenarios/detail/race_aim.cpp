@@ -35,9 +35,8 @@ void RaceObserver::add_process_candidates(std::vector<Candidate>& out, std::uint
     if (faults.kill.has_value() && classes.matches(faults.kill->targets)) {
         out.push_back(Candidate{Verb::Kill, pid, 0, {}});
     }
-    // Only workers and routers look at an armed crash (they take messages themselves).
-    const bool takes = spec->kind == NodeKind::Actor || spec->kind == NodeKind::Router;
-    if (takes && faults.crash.has_value() && faults.crash->probability_ppb > 0) {
+    // Every node kind honours an armed crash (pools and supervisors through the Node).
+    if (faults.crash.has_value() && faults.crash->probability_ppb > 0) {
         const bool hit =
             faults.crash->targets.empty() ? classes.worker : classes.matches(faults.crash->targets);
         if (hit) {

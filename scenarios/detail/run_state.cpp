@@ -66,6 +66,7 @@ RunResult RunState::execute() {
         // Timeline calls: compared with `expect` once the call returned.
         check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
     }
+    report_unresolved_calls();
     report_missed_pins();
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
     monitors_->set.finish(result_.outcome.end, idle);
@@ -108,15 +109,22 @@ void RunState::build() {
 // -- workload ---------------------------------------------------------------------------------
 
 Json RunState::instantiate(const Json& message, std::uint64_t index) {
+    // scenario-format.md Values: a field value "$i" or {"uniform": [lo, hi]}, at any depth.
     Json out = message;
-    for (auto& [key, value] : out.items()) {
+    walk_payload(out, [&](Json& value) {
         if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
             value = index;
-        } else if (value.is_object() && value.size() == 1 && value.contains("uniform")) {
-            const Json& bounds = value["uniform"];
-            value = workload_prng_.between(bounds[0].get<std::int64_t>(), bounds[1].get<std::int64_t>());
+            return false;
         }
-    }
+        if (is_uniform_generator(value)) {
+            const Json& bounds = value["uniform"];
+            const std::int64_t low = bounds[0].get<std::int64_t>();
+            const std::int64_t high = bounds[1].get<std::int64_t>();
+            value = workload_prng_.between(low, high);
+            return false;
+        }
+        return true;
+    });
     return out;
 }
 
@@ -273,6 +281,18 @@ void RunState::check_outcome(const Action& action, const std::string& actual) {
                                    action.pointer + "/expect", world_.now()});
 }
 
+void RunState::report_unresolved_calls() {
+    // scenario-format.md `timeline`: `expect` is "the outcome the call must return; a mismatch
+    // fails the run". A call still waiting when the run stops (or whose order died with its
+    // client) returned nothing, which is not the outcome expected.
+    for (const std::uint32_t index : calls_made_) {
+        const Action& action = scenario_.timeline[index];
+        if (action.expect.has_value() && !harness_.call_results.contains(index)) {
+            check_outcome(action, "no result by the end of the run");
+        }
+    }
+}
+
 std::string RunState::perform_management(std::uint32_t index, const Action& action) {
     const auto router_pid = harness_.resolve(action.router);
     if (!router_pid.has_value()) {
@@ -337,6 +357,7 @@ void RunState::perform(std::uint32_t index) {
         // it with `expect` then, as for admin-path management calls.
         call_from(action.from, action.to, json_message(action.message), action.priority,
                   action.timeout, static_cast<std::int64_t>(index));
+        calls_made_.insert(index);
         return;
     case Verb::Check:
         if (action.check.has_value()) {

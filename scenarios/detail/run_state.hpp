@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -150,6 +151,8 @@ private:
     void perform(std::uint32_t index);
     std::string perform_management(std::uint32_t index, const Action& action);
     void check_outcome(const Action& action, const std::string& actual);
+    /// Fails the `expect` of every timeline call made with no outcome by the end of the run.
+    void report_unresolved_calls();
     void evaluate(const Expect& expect);
     void summarise();
     void add_check(std::string what, std::string expected, std::string actual,
@@ -179,6 +182,8 @@ private:
     std::unique_ptr<Monitors> own_monitors_;
     Monitors* monitors_ = nullptr;
     std::uint64_t admin_fault_count_ = 0;
+    /// Timeline calls made so far, by action index (report_unresolved_calls).
+    std::set<std::uint32_t> calls_made_;
     /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
     std::size_t fault_timers_pending_ = 0;
     /// Aimed faults and coverage; null unless asked for.
