@@ -157,9 +157,15 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
         return runtime::act::CallReply::later();
     }
     switch (knobs.type) {
-    case BehaviourType::Echo:
-        return runtime::act::CallReply::value(json_message(
-            Json{{"type", "Reply"}, {"of", message_json(request)}, {"by", identity()}}));
+    case BehaviourType::Echo: {
+        // Built member by member, as handle_message's receipt (no initializer-list copies).
+        Json reply = Json::object();
+        reply["type"] = "Reply";
+        const auto* json = request.get<JsonMessage>();
+        reply["of"] = json != nullptr ? json->json() : message_json(request);
+        reply["by"] = identity();
+        return runtime::act::CallReply::value(json_message(std::move(reply)));
+    }
     case BehaviourType::Sink:
         return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));
     case BehaviourType::KeyedState: {
