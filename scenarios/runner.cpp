@@ -204,10 +204,6 @@ void RunState::install_monitors() {
 MonitorKit::MonitorKit() = default;
 MonitorKit::~MonitorKit() = default;
 
-namespace detail {
-
-} // namespace detail
-
 RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
     detail::RunState state(scenario, settings);
     RunResult result = state.execute();

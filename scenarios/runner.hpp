@@ -29,7 +29,8 @@ struct Monitors;
 
 /// The invariant monitors, kept across the runs of one campaign (RunSettings::monitors): a
 /// run that asks for the same monitors under the same profile resets them (MonitorSet::reset)
-/// instead of making them and their kind index anew. Serves one run at a time.
+/// instead of making them and their kind index anew. Serves one executing run at a time (a
+/// finished run may still be alive: its results were copied out when it ended).
 class MonitorKit {
 public:
     MonitorKit();
