@@ -170,9 +170,10 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
             slot.at = event.at;
         }
         // The wait refers to kept texts: the slot's, or a new one for a name that differs.
-        const Awaiting wait{router, slot.key, text(slot.name) == name ? slot.name : keep(name),
-                            event.seq, event.at};
-        if (text(slot.name) != name) {
+        const bool same_route = text(slot.name) == name;
+        const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
+                            event.at};
+        if (!same_route) {
             report(event.at,
                    "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
                        quoted(name) + ", but earlier sent the same key to route " +

@@ -378,16 +378,23 @@ TEST(FuzzPins, UnpinnableFailureFallsBackToTheSeed) {
     EXPECT_FALSE(replayed.passed());
 }
 
-TEST(FuzzCache, SharedMessagesChangeNothing) {
-    // The campaign's message cache (workload messages and echo receipts shared across runs)
-    // is an optimisation only: every run gives the same trace, decisions, faults, coverage
-    // and verdicts with it as without it.
+// The scenarios campaign optimisations are checked on: the throughput scenario, two
+// examples and every planted race.
+std::vector<std::string> campaign_equivalence_files() {
     std::vector<std::string> files = {source_dir + "/tools/testdata/fuzz-small.json",
                                       source_dir + "/scenarios/examples/cqrs.json",
                                       source_dir + "/scenarios/examples/content-dispatch.json"};
     for (const std::string& race : race_files) {
         files.push_back(source_dir + "/scenarios/races/" + race + ".json");
     }
+    return files;
+}
+
+TEST(FuzzCache, SharedMessagesChangeNothing) {
+    // The campaign's message cache (workload messages and echo receipts shared across runs)
+    // is an optimisation only: every run gives the same trace, decisions, faults, coverage
+    // and verdicts with it as without it.
+    const std::vector<std::string> files = campaign_equivalence_files();
     for (const std::string& file : files) {
         const Loaded loaded = load(file);
         scenarios::MessageCache cache(loaded.scenario);
@@ -428,12 +435,7 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
     // monitor that forgot something in reset() would stop a later run early (a different
     // trace), report a stale violation, or miscount the ledger. One kit serves every file
     // in turn, so it is also rebuilt when the invariants change; the races make violations.
-    std::vector<std::string> files = {source_dir + "/tools/testdata/fuzz-small.json",
-                                      source_dir + "/scenarios/examples/cqrs.json",
-                                      source_dir + "/scenarios/examples/content-dispatch.json"};
-    for (const std::string& race : race_files) {
-        files.push_back(source_dir + "/scenarios/races/" + race + ".json");
-    }
+    const std::vector<std::string> files = campaign_equivalence_files();
     // Every third run breaks a routing rule, so violations come and go between runs.
     const std::array<runtime::Mutation, 3> mutations = {runtime::Mutation::None,
                                                         runtime::Mutation::DropSender,
