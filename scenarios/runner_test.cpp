@@ -400,5 +400,39 @@ TEST(RunnerTimeline, CallStillWaitingAtUntilFailsItsExpect) {
     EXPECT_FALSE(result.passed());
 }
 
+TEST(RunnerTimeline, ActionWithExpectDueAfterUntilFailsAsNotReached) {
+    const Scenario scenario = load(with_sinks(R"(, "run": {"until": "3ms"}, "timeline": [
+        {"at": "3ms", "from": "c", "to": "a", "send": {"type": "X"}, "expect": "ok"},
+        {"at": "4ms", "check": {"alive": ["a"]}},
+        {"at": "5ms", "from": "c", "to": "a", "send": {"type": "X"}, "expect": "ok"},
+        {"at": "6ms", "kill": "a"}])"));
+    const RunResult result = run_scenario(scenario);
+    const Check* at_until = check_at(result, "/timeline/0/expect");
+    ASSERT_NE(at_until, nullptr) << format_summary(scenario, result);
+    EXPECT_TRUE(at_until->ok) << at_until->actual; // due at until: performed
+    const Check* check = check_at(result, "/timeline/1/at");
+    ASSERT_NE(check, nullptr) << format_summary(scenario, result);
+    EXPECT_FALSE(check->ok);
+    EXPECT_EQ(check->what, "timeline check (due 4ms)");
+    EXPECT_EQ(check->expected, "evaluated");
+    const Check* send = check_at(result, "/timeline/2/at");
+    ASSERT_NE(send, nullptr);
+    EXPECT_FALSE(send->ok);
+    EXPECT_EQ(send->expected, "ok");
+    EXPECT_NE(send->actual.find("not reached"), std::string::npos) << send->actual;
+    EXPECT_NE(send->actual.find("3ms"), std::string::npos) << send->actual;
+    EXPECT_EQ(check_at(result, "/timeline/3/at"), nullptr); // nothing to check
+    EXPECT_FALSE(result.passed());
+}
+
+TEST(RunnerTimeline, IdleRunReachesEveryTimedAction) {
+    const Scenario scenario = load(with_sinks(R"(, "timeline": [
+        {"at": "5ms", "from": "c", "to": "a", "send": {"type": "X"}, "expect": "ok"},
+        {"at": "9ms", "check": {"alive": ["a"]}}])"));
+    const RunResult result = run_scenario(scenario);
+    EXPECT_EQ(check_at(result, "/timeline/1/at"), nullptr) << format_summary(scenario, result);
+    EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
+}
+
 } // namespace
 } // namespace routesim::scenarios

@@ -462,7 +462,7 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
             }
             EXPECT_EQ(a.ledger.to_string(), b.ledger.to_string()) << file << " run " << index;
             EXPECT_EQ(a.passed(), b.passed());
-            failing_runs += a.violations.empty() ? 0 : 1;
+            failing_runs += a.violations.empty() ? 0U : 1U;
         }
     }
     EXPECT_GT(kit.reuses(), files.size() * 30);

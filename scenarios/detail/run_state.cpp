@@ -67,6 +67,7 @@ RunResult RunState::execute() {
         check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
     }
     report_unresolved_calls();
+    report_actions_not_reached();
     report_missed_pins();
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
     monitors_->set.finish(result_.outcome.end, idle);
@@ -260,6 +261,7 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
 // -- timeline ---------------------------------------------------------------------------------
 
 void RunState::schedule_timeline() {
+    performed_.assign(scenario_.timeline.size(), false);
     for (std::uint32_t index = 0; index < scenario_.timeline.size(); index++) {
         if (scenario_.timeline[index].step.has_value()) {
             schedule_pinned(index); // between two process steps (run_faults.cpp)
@@ -293,6 +295,25 @@ void RunState::report_unresolved_calls() {
     }
 }
 
+void RunState::report_actions_not_reached() {
+    if (result_.outcome.reason != sim::StopReason::Until) {
+        return; // an idle run performs every timed action; other stops already fail the run
+    }
+    for (std::uint32_t index = 0; index < scenario_.timeline.size(); index++) {
+        const Action& action = scenario_.timeline[index];
+        if (performed_[index] || action.step.has_value() ||
+            (!action.expect.has_value() && !action.check.has_value())) {
+            continue; // pinned actions: report_missed_pins
+        }
+        add_check("timeline " + std::string(spelling(action.verb)) + " (due " +
+                      sim::format_duration(action.at) + ")",
+                  action.expect.value_or("evaluated"),
+                  "not reached: the run stopped at run.until (" +
+                      sim::format_instant(result_.outcome.end) + ")",
+                  action.pointer + "/at");
+    }
+}
+
 std::string RunState::perform_management(std::uint32_t index, const Action& action) {
     const auto router_pid = harness_.resolve(action.router);
     if (!router_pid.has_value()) {
@@ -313,6 +334,7 @@ std::string RunState::perform_management(std::uint32_t index, const Action& acti
 }
 
 void RunState::perform(std::uint32_t index) {
+    performed_[index] = true;
     const Action& action = scenario_.timeline[index];
     std::string outcome = "ok";
     if (is_management_verb(action.verb)) {

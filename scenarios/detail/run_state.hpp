@@ -153,6 +153,9 @@ private:
     void check_outcome(const Action& action, const std::string& actual);
     /// Fails the `expect` of every timeline call made with no outcome by the end of the run.
     void report_unresolved_calls();
+    /// Fails every timed timeline action with an `expect` (or a `check`) that the run did not
+    /// reach because it stopped at its `until` first: its verdict would otherwise be lost.
+    void report_actions_not_reached();
     void evaluate(const Expect& expect);
     void summarise();
     void add_check(std::string what, std::string expected, std::string actual,
@@ -184,6 +187,8 @@ private:
     std::uint64_t admin_fault_count_ = 0;
     /// Timeline calls made so far, by action index (report_unresolved_calls).
     std::set<std::uint32_t> calls_made_;
+    /// Timeline actions performed so far, by action index (report_actions_not_reached).
+    std::vector<bool> performed_;
     /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
     std::size_t fault_timers_pending_ = 0;
     /// Aimed faults and coverage; null unless asked for.
