@@ -158,22 +158,53 @@ inline const sim::TraceField* find_field(const sim::TraceEvent& event, const sim
     return nullptr;
 }
 
-/// The unsigned value of field `key` (int or uint), or `fallback` when absent. Inline: every
-/// monitor reads several fields of every event.
-inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
-                                std::uint64_t fallback = 0) {
-    const sim::TraceField* field = find_field(event, key);
+/// A field as an emitter lays it out: key `key` at index `position` of the event's fields
+/// (properties/event_layout.hpp lists the runtime's).
+struct FieldAt {
+    const sim::TraceKey& key;
+    std::size_t position;
+};
+
+/// The field `at.key`, looked for first at its position: one comparison instead of a scan
+/// for an event laid out as its emitter does, and find_field's answer for any other layout
+/// (emitters name each field of an event once, so the first match is the only one).
+inline const sim::TraceField* find_field(const sim::TraceEvent& event, const FieldAt& at) {
+    if (at.position < event.field_count && &event.fields[at.position].key == &at.key) {
+        return &event.fields[at.position];
+    }
+    return find_field(event, at.key);
+}
+
+namespace detail {
+inline std::uint64_t uint_or(const sim::TraceField* field, std::uint64_t fallback) {
     return field == nullptr || field->value.type() == sim::TraceValue::Type::Text
                ? fallback
                : field->value.as_uint();
 }
-
-/// The text of field `key`, or "" when absent.
-inline std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
-    const sim::TraceField* field = find_field(event, key);
+inline std::string_view text_or_empty(const sim::TraceField* field) {
     return field == nullptr || field->value.type() != sim::TraceValue::Type::Text
                ? std::string_view()
                : field->value.as_text();
+}
+} // namespace detail
+
+/// The unsigned value of field `key` (int or uint), or `fallback` when absent. Inline: every
+/// monitor reads several fields of every event.
+inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
+                                std::uint64_t fallback = 0) {
+    return detail::uint_or(find_field(event, key), fallback);
+}
+inline std::uint64_t field_uint(const sim::TraceEvent& event, const FieldAt& at,
+                                std::uint64_t fallback = 0) {
+    return detail::uint_or(find_field(event, at), fallback);
+}
+
+/// The text of field `key`, or "" when absent.
+inline std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
+    return detail::text_or_empty(find_field(event, key));
+}
+inline std::string_view field_text(const sim::TraceEvent& event, const FieldAt& at) {
+    return detail::text_or_empty(find_field(event, at));
 }
 /// True when the event has kind `kind` (compares the precomputed hash, then the name unless
 /// both are the same constant).

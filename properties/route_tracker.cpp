@@ -2,6 +2,7 @@
 // result checked against predict_call (ergo-semantics.md §8: R5, R13, R22–R30, R45, R50).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/route_tracker.hpp"
+#include "properties/event_layout.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -101,7 +102,8 @@ bool RouteTracker::lost(std::uint64_t router) const {
 
 RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router,
                                                              const sim::TraceEvent& event) {
-    const sim::TraceField* field = find_field(event, trace::name);
+    // Called for route events, which put the name third.
+    const sim::TraceField* field = find_field(event, layout::route::name);
     if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
         return router.routes.end();
     }
@@ -131,12 +133,12 @@ RouteTracker::Router* RouteTracker::find_router_slow(std::uint64_t router) {
 
 void RouteTracker::on_event(const sim::TraceEvent& event, std::vector<Finding>& out) {
     if (is_kind(event, trace::take)) {
-        const std::uint64_t pid = field_uint(event, trace::pid);
+        const std::uint64_t pid = field_uint(event, layout::take::pid);
         if (Router* router = find_router(pid)) {
             on_take(*router, pid, event, out);
         }
     } else if (is_kind(event, trace::forward)) {
-        const std::uint64_t by = field_uint(event, trace::by);
+        const std::uint64_t by = field_uint(event, layout::forward::by);
         if (Router* router = find_router(by)) {
             on_forward(*router, by, event, out);
         }
@@ -235,10 +237,10 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
     router.fresh_spawn = 0;
     router.last_forward.reset();
     router.before.reset();
-    if (field_uint(event, trace::type) != exit_type) {
+    if (field_uint(event, layout::take::type) != exit_type) {
         return;
     }
-    auto name = router.by_worker.find(field_uint(event, trace::from));
+    auto name = router.by_worker.find(field_uint(event, layout::take::from));
     if (name == router.by_worker.end()) {
         return; // R44, R50: a dropped worker's exit, or one that ends the router
     }
@@ -257,10 +259,10 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::Trac
                               std::vector<Finding>& out) {
     const LastForward forward{event.seq,
                               event.at,
-                              field_uint(event, trace::id),
-                              field_uint(event, trace::to),
-                              field_uint(event, trace::from),
-                              field_uint(event, trace::queue)};
+                              field_uint(event, layout::forward::id),
+                              field_uint(event, layout::forward::to),
+                              field_uint(event, layout::forward::from),
+                              field_uint(event, layout::forward::queue)};
     router.last_forward = forward;
     if (!wants(RouteCheck::ForwardToDisabled)) {
         return;
@@ -359,7 +361,7 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceE
         return; // discard, registry or unknown: not an owned route (R10)
     }
     const std::string_view name = found->first;
-    const std::string_view resolution = field_text(event, trace::resolution);
+    const std::string_view resolution = field_text(event, layout::route::resolution);
     if (resolution == "owned") {
         check_owned(router, pid, name, found->second, event, out);
         return;
@@ -377,8 +379,8 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceE
 void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_view name,
                                const Route& route, const sim::TraceEvent& event,
                                std::vector<Finding>& out) {
-    const std::uint64_t id = field_uint(event, trace::id);
-    const std::uint64_t worker = field_uint(event, trace::worker);
+    const std::uint64_t id = field_uint(event, layout::route::id);
+    const std::uint64_t worker = field_uint(event, layout::route::worker);
     const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
     const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
                              takes_no_messages(route.state) && router.forward_reported != id;

@@ -2,6 +2,7 @@
 // atomic_init and counter_consistency (ergo-semantics.md §8).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/router_monitors.hpp"
+#include "properties/event_layout.hpp"
 
 #include <algorithm>
 #include <array>
@@ -155,12 +156,12 @@ KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t ke
 
 void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, route_key)) {
-        const std::uint64_t router = field_uint(event, trace::router);
-        const sim::TraceField* key_field = find_field(event, route_key_field);
+        const std::uint64_t router = field_uint(event, layout::route_key::router);
+        const sim::TraceField* key_field = find_field(event, layout::route_key::key);
         const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
         const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
         const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
-        const std::string_view name = field_text(event, trace::name);
+        const std::string_view name = field_text(event, layout::route_key::name);
         bool added = false;
         Chosen& slot = slot_of(router, key_hash, key, added);
         if (added) {
@@ -199,7 +200,8 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
     }
     // A route event ends its router's wait; a take by the router means the routing of the
     // awaited key never ended.
-    const std::uint64_t router = field_uint(event, routed ? trace::router : trace::pid);
+    const std::uint64_t router =
+        field_uint(event, routed ? layout::route::router : layout::take::pid);
     auto found = std::find_if(awaiting_.begin(), awaiting_.end(),
                               [&](const Awaiting& entry) { return entry.router == router; });
     if (found == awaiting_.end()) {
@@ -211,7 +213,7 @@ void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (!routed) {
         return;
     }
-    const std::string_view name = field_text(event, trace::name);
+    const std::string_view name = field_text(event, layout::route::name);
     if (name != text(awaiting.name)) {
         report(event.at,
                "router " + pid_text(router) + " picked route " + quoted(text(awaiting.name)) +
@@ -308,13 +310,13 @@ bool CounterConsistency::watches(const sim::TraceKey& kind) const {
 
 void CounterConsistency::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::take)) {
-        const std::uint64_t pid = field_uint(event, trace::pid);
+        const std::uint64_t pid = field_uint(event, layout::take::pid);
         auto found = routers_.find(pid);
         if (found != routers_.end()) {
             on_take(pid, found->second, event);
         }
     } else if (is_kind(event, trace::route)) {
-        const std::uint64_t router = field_uint(event, trace::router);
+        const std::uint64_t router = field_uint(event, layout::route::router);
         on_route(router, routers_[router], event);
     } else if (is_kind(event, trace::route_restart)) {
         routers_[field_uint(event, trace::router)].tally.restarts++; // R42
@@ -343,18 +345,18 @@ void CounterConsistency::on_take(std::uint64_t pid, State& state, const sim::Tra
                {state.open->witness(pid), witness_of(event)});
         state.open.reset();
     }
-    const std::uint64_t type = field_uint(event, trace::type);
-    if (field_uint(event, trace::queue) != main_queue ||
+    const std::uint64_t type = field_uint(event, layout::take::type);
+    if (field_uint(event, layout::take::queue) != main_queue ||
         (type != regular_type && type != request_type)) {
         return; // R9: the admin path, exits, events and inspections are not routed
     }
     state.tally.taken++; // R8
-    state.open = Open{event.seq, event.at, field_uint(event, trace::id), type,
-                      field_uint(event, trace::from)};
+    state.open = Open{event.seq, event.at, field_uint(event, layout::take::id), type,
+                      field_uint(event, layout::take::from)};
 }
 
 void CounterConsistency::on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event) {
-    const std::string_view resolution = field_text(event, trace::resolution);
+    const std::string_view resolution = field_text(event, layout::route::resolution);
     if (resolution == "discard") {
         state.tally.discarded++; // R11
     } else if (resolution == "failed") {
@@ -362,7 +364,7 @@ void CounterConsistency::on_route(std::uint64_t pid, State& state, const sim::Tr
     } else {
         state.tally.forwarded++; // R42: owned or registry
     }
-    const std::uint64_t id = field_uint(event, trace::id);
+    const std::uint64_t id = field_uint(event, layout::route::id);
     if (!state.open.has_value()) {
         report(event.at,
                "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +

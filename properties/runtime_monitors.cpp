@@ -1,6 +1,7 @@
 // Runtime-level invariant monitors and the message ledger.
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/runtime_monitors.hpp"
+#include "properties/event_layout.hpp"
 
 #include <algorithm>
 
@@ -12,10 +13,7 @@ namespace trace = runtime::trace;
 namespace {
 
 // Events of higher layers that end a message the router or pool took.
-constexpr sim::TraceKey kind_route{"route"};
-constexpr sim::TraceKey key_resolution{"resolution"};
 constexpr sim::TraceKey kind_pool_forward{"pool_forward"};
-constexpr sim::TraceKey kind_preserve{"preserve"};
 
 constexpr std::uint64_t no_message = 0;
 
@@ -66,56 +64,56 @@ void MessageConservation::end_taken(const sim::TraceEvent& event, std::uint64_t 
 
 bool MessageConservation::watches(const sim::TraceKey& kind) const {
     return kind_is_one_of(kind, {trace::send, trace::forward, trace::take, trace::drop, trace::exit,
-                                 kind_route, kind_pool_forward, kind_preserve});
+                                 trace::route, kind_pool_forward, trace::preserve});
 }
 
 void MessageConservation::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {
-        const std::uint64_t id = field_uint(event, trace::id);
+        const std::uint64_t id = field_uint(event, layout::send::id);
         Entry& item = entry(id);
         if (item.where != Where::Unknown) {
             violation(event, id, "was sent twice (its id was reused)");
             return;
         }
-        item = Entry{Where::Queued, field_uint(event, trace::to), event.seq};
+        item = Entry{Where::Queued, field_uint(event, layout::send::to), event.seq};
         ledger_.sent++;
     } else if (is_kind(event, trace::forward)) {
-        const std::uint64_t id = field_uint(event, trace::id);
+        const std::uint64_t id = field_uint(event, layout::forward::id);
         Entry& item = entry(id);
         // A behaviour forwards what it took; a supervisor hands over what it kept.
         if ((item.where != Where::Taken && item.where != Where::Kept) ||
-            item.holder != field_uint(event, trace::by)) {
+            item.holder != field_uint(event, layout::forward::by)) {
             violation(event, id, "was forwarded by a process that does not hold it (duplicated)");
             return;
         }
-        item = Entry{Where::Queued, field_uint(event, trace::to), event.seq};
+        item = Entry{Where::Queued, field_uint(event, layout::forward::to), event.seq};
     } else if (is_kind(event, trace::take)) {
-        const std::uint64_t id = field_uint(event, trace::id);
+        const std::uint64_t id = field_uint(event, layout::take::id);
         Entry& item = entry(id);
-        if (item.where != Where::Queued || item.holder != field_uint(event, trace::pid)) {
+        if (item.where != Where::Queued || item.holder != field_uint(event, layout::take::pid)) {
             violation(event, id, "was taken although it is not queued there (taken twice?)");
             return;
         }
         item = Entry{Where::Taken, item.holder, event.seq};
     } else if (is_kind(event, trace::drop)) {
-        const std::uint64_t id = field_uint(event, trace::id);
+        const std::uint64_t id = field_uint(event, layout::drop::id);
         Entry& item = entry(id);
         // A kept message is dropped under the pid of the dead child or of the incarnation
         // the hand-over failed to reach.
         if (item.where != Where::Kept &&
-            (item.where != Where::Queued || item.holder != field_uint(event, trace::pid))) {
+            (item.where != Where::Queued || item.holder != field_uint(event, layout::drop::pid))) {
             violation(event, id, "was dropped although it is not queued there");
             return;
         }
         item.where = Where::Ended;
         ledger_.dropped++;
-        ledger_.dropped_by_reason[std::string(field_text(event, trace::reason))]++;
+        ledger_.dropped_by_reason[std::string(field_text(event, layout::drop::reason))]++;
     } else if (is_kind(event, trace::exit)) {
         const std::uint64_t pid = field_uint(event, trace::pid);
         exited_.insert(std::upper_bound(exited_.begin(), exited_.end(), pid), pid);
-    } else if (is_kind(event, kind_route)) {
-        const std::uint64_t id = field_uint(event, trace::id, no_message);
-        const std::string_view resolution = field_text(event, key_resolution);
+    } else if (is_kind(event, trace::route)) {
+        const std::uint64_t id = field_uint(event, layout::route::id, no_message);
+        const std::string_view resolution = field_text(event, layout::route::resolution);
         if (id != no_message && resolution == "discard") {
             end_taken(event, id, ledger_.discarded);
         } else if (id != no_message && resolution == "failed") {
@@ -126,7 +124,7 @@ void MessageConservation::on_event(const sim::TraceEvent& event) {
         if (id != no_message && field_text(event, trace::outcome) == "unhandled") {
             end_taken(event, id, ledger_.unhandled);
         }
-    } else if (is_kind(event, kind_preserve)) {
+    } else if (is_kind(event, trace::preserve)) {
         // preserve_mailbox: the dead child's queued message is kept by its supervisor (the
         // event's parent), which forwards it to the next incarnation or drops it.
         const std::uint64_t id = field_uint(event, trace::id);
@@ -234,27 +232,29 @@ void PairFifo::enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey p
 }
 
 bool PairFifo::watches(const sim::TraceKey& kind) const {
-    return kind_is_one_of(kind, {trace::send, trace::forward, trace::take, trace::drop, kind_preserve});
+    return kind_is_one_of(kind, {trace::send, trace::forward, trace::take, trace::drop, trace::preserve});
 }
 
 void PairFifo::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {
-        enqueue(event, field_uint(event, trace::id),
-                PairKey{field_uint(event, trace::from), field_uint(event, trace::to),
-                        field_uint(event, trace::queue)});
+        enqueue(event, field_uint(event, layout::send::id),
+                PairKey{field_uint(event, layout::send::from), field_uint(event, layout::send::to),
+                        field_uint(event, layout::send::queue)});
         return;
     }
     if (is_kind(event, trace::forward)) {
-        enqueue(event, field_uint(event, trace::id),
-                PairKey{field_uint(event, trace::by), field_uint(event, trace::to),
-                        field_uint(event, trace::queue)});
+        enqueue(event, field_uint(event, layout::forward::id),
+                PairKey{field_uint(event, layout::forward::by),
+                        field_uint(event, layout::forward::to),
+                        field_uint(event, layout::forward::queue)});
         return;
     }
     const bool taken = is_kind(event, trace::take);
-    if (!taken && !is_kind(event, trace::drop) && !is_kind(event, kind_preserve)) {
+    if (!taken && !is_kind(event, trace::drop) && !is_kind(event, trace::preserve)) {
         return;
     }
-    const std::uint64_t id = field_uint(event, trace::id);
+    // take, drop and preserve all put the id second.
+    const std::uint64_t id = field_uint(event, layout::take::id);
     InFlight* found = flight_of(id);
     if (found == nullptr) {
         return; // message_conservation reports unknown ids
@@ -328,12 +328,12 @@ bool SenderPreservation::watches(const sim::TraceKey& kind) const {
 
 void SenderPreservation::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::send)) {
-        const std::uint64_t id = field_uint(event, trace::id);
+        const std::uint64_t id = field_uint(event, layout::send::id);
         if (id >= origin_.size()) {
             origin_.resize(std::max<std::size_t>(id + 1, 2 * origin_.size()));
         }
-        origin_[id] = Origin{field_uint(event, trace::from), field_uint(event, trace::to),
-                             event.seq, event.at, true};
+        origin_[id] = Origin{field_uint(event, layout::send::from),
+                             field_uint(event, layout::send::to), event.seq, event.at, true};
         return;
     }
     if (is_kind(event, trace::call)) {
@@ -342,12 +342,14 @@ void SenderPreservation::on_event(const sim::TraceEvent& event) {
     }
     const bool forwarded = is_kind(event, trace::forward);
     if (forwarded || is_kind(event, trace::take)) {
-        const std::uint64_t id = field_uint(event, trace::id);
+        const std::uint64_t id =
+            field_uint(event, forwarded ? layout::forward::id : layout::take::id);
         if (id >= origin_.size() || !origin_[id].live) {
             return;
         }
         const Origin& origin = origin_[id];
-        const std::uint64_t from = field_uint(event, trace::from);
+        const std::uint64_t from =
+            field_uint(event, forwarded ? layout::forward::from : layout::take::from);
         if (from != origin.from) {
             report(event.at,
                    "message " + std::to_string(id) + " arrived with From <" +

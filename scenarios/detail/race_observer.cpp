@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "properties/event_layout.hpp"
 #include "properties/monitor.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
@@ -205,8 +206,8 @@ void RaceObserver::note_restart(std::uint64_t pid) {
 
 void RaceObserver::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::take)) {
-        last_take_pid_ = field_uint(event, trace::pid);
-        last_take_type_ = field_uint(event, trace::type);
+        last_take_pid_ = field_uint(event, properties::layout::take::pid);
+        last_take_type_ = field_uint(event, properties::layout::take::type);
         pending_seen_ = false; // a new step: no management call is in progress
     } else if (is_kind(event, trace::send) || is_kind(event, trace::forward)) {
         return; // the commonest kinds after take, read by nothing below
@@ -233,12 +234,12 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
 }
 
 void RaceObserver::on_route(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, trace::router);
-    const sim::TraceField* name_field = properties::find_field(event, trace::name);
+    const std::uint64_t router = field_uint(event, properties::layout::route::router);
+    const sim::TraceField* name_field = properties::find_field(event, properties::layout::route::name);
     const bool named = name_field != nullptr && name_field->value.type() == sim::TraceValue::Type::Text;
     const std::string_view name = named ? name_field->value.as_text() : std::string_view();
     const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
-    const std::string_view resolution = field_text(event, trace::resolution);
+    const std::string_view resolution = field_text(event, properties::layout::route::resolution);
     const bool is_call = last_take_pid_ == router &&
                          last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request);
     std::size_t event_index = resolution == "owned"      ? 0
@@ -258,7 +259,7 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
             reach(is_call ? Window::CallWhilePendingRemove : Window::MessageWhilePendingRemove);
         }
     }
-    const std::uint64_t worker = field_uint(event, trace::worker);
+    const std::uint64_t worker = field_uint(event, properties::layout::route::worker);
     if (options_.aim && resolution == "owned" && worker != 0 && wants_aim()) {
         std::vector<Candidate> candidates;
         add_process_candidates(candidates, worker);
