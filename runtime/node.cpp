@@ -31,6 +31,7 @@ Node::Node(sim::World& world, NodeOptions options)
       options_(std::move(options)),
       name_(Atom(options_.name)) {
     core_pid_ = PID{name_, 1, options_.creation};
+    core_send_from_lane_ = id_lanes(core_pid_.id).send_from;
     world_.set_runner(*this);
 }
 
@@ -119,6 +120,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     auto owned = std::make_unique<Process>(*this, pid, parent_pid, leader, options,
                                            std::move(behavior));
     Process& process = *owned;
+    process.id_lanes_ = id_lanes(pid.id);
     process.behavior_->process_ = &process;
     RS_ASSERT(pid.id - first_pid_id_ == table_.size());
     table_.push_back(std::move(owned));
@@ -245,7 +247,7 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
     if (!failed) {
         // Mailbox-full is traced by deliver itself.
         message.id = next_message_id();
-        return deliver(*target, queue, std::move(message), nullptr);
+        return deliver(*target, queue, std::move(message));
     }
     const std::string target_text = to_string(to);
     world_.emit(trace::send_failed, {{trace::from, from_pid.id},
@@ -266,34 +268,56 @@ SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType
     return sim::fail(Err::ProcessMailboxFull);
 }
 
+// The positions of a process's id in the events of the delivery hot path (the emits below and
+// in node_step.cpp's take_one); the bus checks each premix whenever sinks listen.
+Process::IdLanes Node::id_lanes(std::uint64_t id) {
+    using sim::TraceHasher;
+    constexpr auto uint = sim::TraceValue::Type::Uint;
+    return Process::IdLanes{
+        .send_from = TraceHasher::premix(trace::from.hash, uint, id, 1),
+        .send_to = TraceHasher::premix(trace::to.hash, uint, id, 2),
+        .forward_by = TraceHasher::premix(trace::by.hash, uint, id, 1),
+        .forward_to = TraceHasher::premix(trace::to.hash, uint, id, 2),
+        .take_pid = TraceHasher::premix(trace::pid.hash, uint, id, 0),
+    };
+}
+
 template <class Item>
 [[gnu::always_inline]] inline SendResult Node::deliver_item(Process& target, Queue queue,
                                                             Item&& message,
-                                                            const PID* forwarded_by) {
+                                                            const Process* forwarder) {
     auto& ring = target.queue(queue);
-    if (target.options_.mailbox_size > 0 &&
-        static_cast<std::int64_t>(ring.size()) >= target.options_.mailbox_size) {
+    if (ring.size() >= target.queue_len_max_) {
         // §1.4: each queue is capped separately.
         return reject_full(target, message.from.id, message.type, message.message);
     }
-    if (forwarded_by == nullptr) {
+    constexpr bool is_new = std::is_same_v<std::remove_cvref_t<Item>, NewMessage>;
+    if (forwarder == nullptr) {
+        sim::TraceValue from(message.from.id);
+        if constexpr (is_new) {
+            from = sim::TraceValue::premixed(message.from.id, message.from_lane);
+        }
         world_.emit(trace::send, {{trace::id, message.id},
-                                  {trace::from, message.from.id},
-                                  {trace::to, target.pid_.id},
+                                  {trace::from, from},
+                                  {trace::to, sim::TraceValue::premixed(
+                                                  target.pid_.id, target.id_lanes_.send_to)},
                                   {trace::queue, static_cast<std::uint64_t>(queue)},
                                   {trace::type, static_cast<std::uint64_t>(message.type)},
                                   {trace::msg, sim::TraceValue(message.message.type_name(),
                                                                message.message.type_name_hash())}});
     } else {
-        world_.emit(trace::forward, {{trace::id, message.id},
-                                     {trace::by, forwarded_by->id},
-                                     {trace::to, target.pid_.id},
-                                     {trace::from, message.from.id},
-                                     {trace::queue, static_cast<std::uint64_t>(queue)}});
+        world_.emit(trace::forward,
+                    {{trace::id, message.id},
+                     {trace::by, sim::TraceValue::premixed(forwarder->pid_.id,
+                                                           forwarder->id_lanes_.forward_by)},
+                     {trace::to,
+                      sim::TraceValue::premixed(target.pid_.id, target.id_lanes_.forward_to)},
+                     {trace::from, message.from.id},
+                     {trace::queue, static_cast<std::uint64_t>(queue)}});
     }
     // A growth never moves a taken message, so `message` stays valid even when it is the
     // message being handled in this very queue (a forward to oneself).
-    if constexpr (std::is_same_v<std::remove_cvref_t<Item>, NewMessage>) {
+    if constexpr (is_new) {
         ring.emplace_back(retired_, message.from, Ref{}, std::move(message.message), message.id,
                           Atom(), message.type);
     } else {
@@ -304,26 +328,27 @@ template <class Item>
     return {};
 }
 
-SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
-                         const PID* forwarded_by) {
-    return deliver_item(target, queue, std::move(message), forwarded_by);
+SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message) {
+    return deliver_item(target, queue, std::move(message), nullptr);
 }
 
 [[gnu::always_inline]] inline SendResult Node::deliver_new(Process& target, Queue queue,
-                                                           const PID& from, Message&& message) {
+                                                           const PID& from,
+                                                           std::uint64_t from_lane,
+                                                           Message&& message) {
     // The id is taken before the mailbox check, as route() does for a built item.
-    const NewMessage item{from, message, next_message_id(), MailboxType::Regular};
+    const NewMessage item{from, from_lane, message, next_message_id(), MailboxType::Regular};
     return deliver_item(target, queue, item, nullptr);
 }
 
 [[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
                                                             const PID& to, Message&& message,
                                                             Queue queue) {
-    Process* target = find(to);
-    // During Init the PID is not routable, except for the process's own sends (§2.1).
-    if (target != nullptr && target->is_alive() &&
-        (target->state_ != ProcessState::Init || target == from)) {
-        return deliver_new(*target, queue, from_pid, std::move(message));
+    // Init (§2.1: only the process's own sends) and the dead states go to route_any.
+    if (Process* target = find_open(to)) {
+        const std::uint64_t from_lane =
+            from != nullptr ? from->id_lanes_.send_from : core_send_from_lane_;
+        return deliver_new(*target, queue, from_pid, from_lane, std::move(message));
     }
     return route_any(from, from_pid, Address(to),
                      MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
@@ -355,11 +380,11 @@ template <class To>
 }
 
 SendResult Process::send(Address to, Message message) {
-    return send_regular(to, std::move(message), queue_for(options_.send_priority));
+    return send_regular(to, std::move(message), send_queue_);
 }
 
 SendResult Process::send(const PID& to, Message message) {
-    return send_regular(to, std::move(message), queue_for(options_.send_priority));
+    return send_regular(to, std::move(message), send_queue_);
 }
 
 SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
@@ -369,14 +394,17 @@ SendResult Process::send_with_priority(Address to, Message message, MessagePrior
 SendResult Process::forward(const PID& to, const MailboxMessage& message,
                             MessagePriority priority) {
     // §2.6: no fallback and no check of the forwarder's own state.
-    Process* target = node_.find(to);
-    if (target == nullptr || target->state_ == ProcessState::Init) {
-        return sim::fail(Err::ProcessUnknown);
+    Process* target = node_.find_open(to);
+    if (target == nullptr) [[unlikely]] {
+        target = node_.find(to);
+        if (target == nullptr || target->state_ == ProcessState::Init) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        if (!target->is_alive()) {
+            return sim::fail(Err::ProcessTerminated);
+        }
     }
-    if (!target->is_alive()) {
-        return sim::fail(Err::ProcessTerminated);
-    }
-    return node_.deliver_item(*target, queue_for(priority), message, &pid_);
+    return node_.deliver_item(*target, queue_for(priority), message, this);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
@@ -386,7 +414,7 @@ void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
     }
     MailboxMessage message{from, Ref{}, std::move(signal), next_message_id(), Atom(),
                            MailboxType::Exit};
-    if (!deliver(*target, Queue::Urgent, std::move(message), nullptr)) {
+    if (!deliver(*target, Queue::Urgent, std::move(message))) {
         // §1.4: an exit into a full Urgent queue is dropped; the link never fires.
         world_.emit(trace::signal_lost, {{trace::from, from.id}, {trace::to, to.id},
                                          {trace::reason, "urgent queue full"}});
@@ -401,7 +429,7 @@ void Node::deliver_down(const PID& from, const PID& to, Message notice) {
     // §1.3: a down notice is a regular message sent with High priority (System queue).
     MailboxMessage message{from, Ref{}, std::move(notice), next_message_id(), Atom(),
                            MailboxType::Regular};
-    (void)deliver(*target, Queue::System, std::move(message), nullptr);
+    (void)deliver(*target, Queue::System, std::move(message));
 }
 
 SendResult Node::send(Address to, Message message, MessagePriority priority) {
@@ -422,7 +450,7 @@ SendResult Node::send_exit(const PID& to, Error reason) {
     }
     MailboxMessage message{core_pid_, Ref{}, MessageExitPID{core_pid_, std::move(reason)},
                            next_message_id(), Atom(), MailboxType::Exit};
-    return deliver(*target, Queue::Urgent, std::move(message), nullptr);
+    return deliver(*target, Queue::Urgent, std::move(message));
 }
 
 void Node::stop() {

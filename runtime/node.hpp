@@ -68,6 +68,18 @@ public:
         }
         return process;
     }
+    /// The process with this PID when it takes messages from anyone (takes_messages);
+    /// nullptr otherwise, including for a PID that find() knows (the delivery slow path
+    /// sorts those out). Inline: the delivery fast path.
+    Process* find_open(const PID& pid) const {
+        Process* process = slot(pid.id);
+        // The table index is the id, so the id needs no compare.
+        if (process == nullptr || process->pid_.node != pid.node ||
+            process->pid_.creation != pid.creation || !takes_messages(process->state_)) {
+            return nullptr;
+        }
+        return process;
+    }
     /// The process registered under `name`; nullptr when none.
     Process* find(Atom name) const;
     /// Node.ProcessPID: the PID registered under `name` (R10), or ProcessUnknown.
@@ -148,12 +160,10 @@ private:
     SendResult route(Process* from, const PID& from_pid, const Address& to,
                      MailboxMessage&& message, Queue queue) {
         if (!to.is_name()) {
-            Process* target = find(to.pid());
-            // During Init the PID is not routable, except for the process's own sends (§2.1).
-            if (target != nullptr && target->is_alive() &&
-                (target->state_ != ProcessState::Init || target == from)) {
+            // Init (§2.1: only the process's own sends) and the dead states go to route_any.
+            if (Process* target = find_open(to.pid())) {
                 message.id = next_message_id();
-                return deliver(*target, queue, std::move(message), nullptr);
+                return deliver(*target, queue, std::move(message));
             }
         }
         return route_any(from, from_pid, to, std::move(message), queue);
@@ -167,21 +177,25 @@ private:
                             Message&& message, Queue queue);
     SendResult send_regular(Process* from, const PID& from_pid, const PID& to,
                             Message&& message, Queue queue);
+    /// The IdLanes of the process with id `id` (premixes of its trace fields).
+    static Process::IdLanes id_lanes(std::uint64_t id);
     /// The parts of a regular mailbox item, for deliver_item to build it in place.
     struct NewMessage {
         const PID& from;
+        std::uint64_t from_lane; // from.id premixed as the send's From (IdLanes::send_from)
         Message& message;
         std::uint64_t id;
         MailboxType type;
     };
-    SendResult deliver_new(Process& target, Queue queue, const PID& from, Message&& message);
+    SendResult deliver_new(Process& target, Queue queue, const PID& from,
+                           std::uint64_t from_lane, Message&& message);
     /// Pushes into a process's queue; pokes a sleeping process. Forwards (Process::forward)
     /// call deliver_item with the item itself, which copies it straight into the queue.
-    SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
-                       const PID* forwarded_by);
+    SendResult deliver(Process& target, Queue queue, MailboxMessage&& message);
+    /// `forwarder` is the forwarding process, or null for a send.
     template <class Item>
     SendResult deliver_item(Process& target, Queue queue, Item&& message,
-                            const PID* forwarded_by);
+                            const Process* forwarder);
     SendResult reject_full(Process& target, std::uint64_t from_id, MailboxType type,
                            const Message& message);
     void deliver_exit(const PID& from, const PID& to, Message signal);
@@ -249,6 +263,7 @@ private:
     NodeOptions options_;
     Atom name_;
     PID core_pid_;
+    std::uint64_t core_send_from_lane_ = 0; // IdLanes::send_from of the core PID
     std::uint64_t next_pid_id_ = 1000; // the first user process gets 1001 (§1.1)
     std::uint64_t next_ref_id_ = 0;
     std::uint64_t message_ids_ = 0;

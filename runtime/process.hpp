@@ -140,7 +140,10 @@ public:
     SendResult demonitor(Address target);
     /// Sends an exit signal (§3.3). NotAllowed for oneself, one's parent or leader.
     SendResult send_exit(const PID& to, Error reason);
-    void set_send_priority(MessagePriority priority) { options_.send_priority = priority; }
+    void set_send_priority(MessagePriority priority) {
+        options_.send_priority = priority;
+        send_queue_ = queue_for(priority);
+    }
     /// Declares that handling the current message takes `cost` of virtual time: the process
     /// takes nothing else until then (scenario `cost`).
     void busy_for(sim::Duration cost);
@@ -170,6 +173,16 @@ private:
     };
     static_assert(sizeof(StepFlags) == sizeof(std::uint32_t));
     static_assert(std::is_trivially_copyable_v<StepFlags>);
+    /// This process's id premixed (sim::TraceValue::premixed) for its place in each event of
+    /// the delivery hot path; Node fills it at spawn (node.cpp, next to those events).
+    struct IdLanes {
+        std::uint64_t send_from = 0;
+        std::uint64_t send_to = 0;
+        std::uint64_t forward_by = 0;
+        std::uint64_t forward_to = 0;
+        std::uint64_t take_pid = 0;
+    };
+
     /// True when any step flag is set; one load for the four (poke runs once per send).
     bool has_step_flags() const {
         std::uint32_t word = 0;
@@ -197,6 +210,10 @@ private:
     std::uint8_t stale_responses_ = 0;
     std::uint8_t queued_mask_ = 0; // bit q set while queues_[q] is not empty (Node keeps it)
     bool take_watched_ = false;    // each take asks Node's take-panic hook (watch_takes)
+    Queue send_queue_;             // queue_for(options_.send_priority), read once per send
+    // options_.mailbox_size as a queue length limit, UINT32_MAX when unbounded: one compare
+    // per delivery (a ring never holds that many).
+    std::uint32_t queue_len_max_;
     ProcessOptions options_;
     std::unique_ptr<Behavior> behavior_;
     detail::Ring<MailboxMessage> queues_[4];
@@ -205,6 +222,7 @@ private:
     std::vector<PID> links_out_;       // PIDs this process links to as consumer
     sim::Duration pending_cost_;
     std::uint64_t taken_ = 0;
+    IdLanes id_lanes_;
 };
 
 } // namespace routesim::runtime

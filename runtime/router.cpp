@@ -230,6 +230,8 @@ std::string_view Router::state_name(std::size_t index) const {
 // -- Behavior -----------------------------------------------------------------------------
 
 Status Router::process_init(const Args& args) {
+    route_router_lane_ = sim::TraceHasher::premix(trace::router.hash, sim::TraceValue::Type::Uint,
+                                                  self().id, 0);
     sim::Result<RouterOptions, Error> options = init(args);
     if (!options) {
         return stop(options.error());
@@ -358,7 +360,9 @@ Status Router::admin_call(const MailboxMessage& message) {
             if (sent) {
                 counters_.forwarded++; // R42
                 self_process.node().world().emit(trace::route,
-                                                 {{trace::router, self_process.pid().id},
+                                                 {{trace::router,
+                                                   sim::TraceValue::premixed(
+                                                       self_process.pid().id, route_router_lane_)},
                                                   {trace::id, message.id},
                                                   {trace::name, trace::atom_value(name)},
                                                   {trace::resolution, resolution_owned},

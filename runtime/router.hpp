@@ -259,6 +259,9 @@ private:
     RouterCounters counters_;
     std::int64_t mailbox_size_ = 0;
     const MailboxMessage* current_ = nullptr;
+    // This router's id premixed as a route event's router field (sim::TraceValue::premixed),
+    // set by process_init: once per routed message.
+    std::uint64_t route_router_lane_ = 0;
 };
 
 /// Go's %q quoting of a name (double quotes, Go escapes), as the R48 texts use it.
