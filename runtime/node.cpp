@@ -259,11 +259,11 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
 }
 
 SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType type,
-                             const Message& message) {
+                             std::string_view message_name) {
     world_.emit(trace::send_failed, {{trace::from, from_id},
                                      {trace::to, target.pid_.id},
                                      {trace::type, mailbox_type_name(type)},
-                                     {trace::msg, message.type_name()},
+                                     {trace::msg, message_name},
                                      {trace::err, ergo_name(Err::ProcessMailboxFull)}});
     return sim::fail(Err::ProcessMailboxFull);
 }
@@ -282,78 +282,8 @@ Process::IdLanes Node::id_lanes(std::uint64_t id) {
     };
 }
 
-template <class Item>
-[[gnu::always_inline]] inline SendResult Node::deliver_item(Process& target, Queue queue,
-                                                            Item&& message,
-                                                            const Process* forwarder) {
-    auto& ring = target.queue(queue);
-    if (ring.size() >= target.queue_len_max_) {
-        // §1.4: each queue is capped separately.
-        return reject_full(target, message.from.id, message.type, message.message);
-    }
-    constexpr bool is_new = std::is_same_v<std::remove_cvref_t<Item>, NewMessage>;
-    if (forwarder == nullptr) {
-        sim::TraceValue from(message.from.id);
-        if constexpr (is_new) {
-            from = sim::TraceValue::premixed(message.from.id, message.from_lane);
-        }
-        world_.emit(trace::send, {{trace::id, message.id},
-                                  {trace::from, from},
-                                  {trace::to, sim::TraceValue::premixed(
-                                                  target.pid_.id, target.id_lanes_.send_to)},
-                                  {trace::queue, static_cast<std::uint64_t>(queue)},
-                                  {trace::type, static_cast<std::uint64_t>(message.type)},
-                                  {trace::msg, sim::TraceValue(message.message.type_name(),
-                                                               message.message.type_name_hash())}});
-    } else {
-        world_.emit(trace::forward,
-                    {{trace::id, message.id},
-                     {trace::by, sim::TraceValue::premixed(forwarder->pid_.id,
-                                                           forwarder->id_lanes_.forward_by)},
-                     {trace::to,
-                      sim::TraceValue::premixed(target.pid_.id, target.id_lanes_.forward_to)},
-                     {trace::from, message.from.id},
-                     {trace::queue, static_cast<std::uint64_t>(queue)}});
-    }
-    // A growth never moves a taken message, so `message` stays valid even when it is the
-    // message being handled in this very queue (a forward to oneself).
-    if constexpr (is_new) {
-        ring.emplace_back(retired_, message.from, Ref{}, std::move(message.message), message.id,
-                          Atom(), message.type);
-    } else {
-        ring.push_back(retired_, std::forward<Item>(message));
-    }
-    target.queued_mask_ |= static_cast<std::uint8_t>(1U << static_cast<unsigned>(queue));
-    poke(target);
-    return {};
-}
-
 SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message) {
     return deliver_item(target, queue, std::move(message), nullptr);
-}
-
-[[gnu::always_inline]] inline SendResult Node::deliver_new(Process& target, Queue queue,
-                                                           const PID& from,
-                                                           std::uint64_t from_lane,
-                                                           Message&& message) {
-    // The id is taken before the mailbox check, as route() does for a built item.
-    const NewMessage item{from, from_lane, message, next_message_id(), MailboxType::Regular};
-    return deliver_item(target, queue, item, nullptr);
-}
-
-[[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
-                                                            const PID& to, Message&& message,
-                                                            Queue queue) {
-    // Init (§2.1: only the process's own sends) and the dead states go to route_any.
-    if (Process* target = find_open(to)) {
-        const std::uint64_t from_lane =
-            from != nullptr ? from->id_lanes_.send_from : core_send_from_lane_;
-        return deliver_new(*target, queue, from_pid, from_lane, std::move(message));
-    }
-    return route_any(from, from_pid, Address(to),
-                     MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
-                                    MailboxType::Regular},
-                     queue);
 }
 
 [[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
@@ -368,17 +298,7 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message)
                      queue);
 }
 
-// The process API's sends live here, so that each is one call with the delivery inlined: the
-// hot path of every message.
-template <class To>
-[[gnu::always_inline]] inline SendResult Process::send_regular(const To& to, Message&& message,
-                                                               Queue queue) {
-    if (!is_alive()) {
-        return sim::fail(Err::NotAllowed);
-    }
-    return node_.send_regular(this, pid_, to, std::move(message), queue);
-}
-
+// The process API's sends: each is one call with the delivery inlined (node_impl.hpp).
 SendResult Process::send(Address to, Message message) {
     return send_regular(to, std::move(message), send_queue_);
 }

@@ -103,6 +103,10 @@ public:
     /// Node.Send to a PID: the same, without building an Address.
     SendResult send(const PID& to, Message message,
                     MessagePriority priority = MessagePriority::Normal);
+    /// Node.Send to a PID of a value not yet a Message: the same, with the Message built
+    /// straight in the mailbox slot (node_impl.hpp).
+    template <MessageValue T>
+    SendResult send(const PID& to, T&& value, MessagePriority priority = MessagePriority::Normal);
     /// Node.SendExit with From = core PID (§3.3).
     SendResult send_exit(const PID& to, Error reason);
     /// Node.Kill (§3.3): Sleep → immediate teardown; Running/WaitResponse → Zombee.
@@ -171,24 +175,29 @@ private:
     SendResult route_any(Process* from, const PID& from_pid, const Address& to,
                          MailboxMessage&& message, Queue queue);
     /// route() for a regular send (Process::send, Node::send): the mailbox item is built in
-    /// its queue slot, so the payload is moved once. Defined in node.cpp, where every caller
-    /// is, so that the whole delivery inlines into the send.
+    /// its queue slot, so a Message payload is moved once and any other value becomes its
+    /// Message there. Defined in node_impl.hpp, so that the whole delivery inlines into the
+    /// send.
     SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
                             Message&& message, Queue queue);
+    template <class Payload>
     SendResult send_regular(Process* from, const PID& from_pid, const PID& to,
-                            Message&& message, Queue queue);
+                            Payload&& payload, Queue queue);
     /// The IdLanes of the process with id `id` (premixes of its trace fields).
     static Process::IdLanes id_lanes(std::uint64_t id);
-    /// The parts of a regular mailbox item, for deliver_item to build it in place.
+    /// The parts of a regular mailbox item, for deliver_item to build it in place; the
+    /// payload is a Message or a MessageValue.
+    template <class Payload>
     struct NewMessage {
         const PID& from;
         std::uint64_t from_lane; // from.id premixed as the send's From (IdLanes::send_from)
-        Message& message;
+        Payload&& payload;
         std::uint64_t id;
         MailboxType type;
     };
+    template <class Payload>
     SendResult deliver_new(Process& target, Queue queue, const PID& from,
-                           std::uint64_t from_lane, Message&& message);
+                           std::uint64_t from_lane, Payload&& payload);
     /// Pushes into a process's queue; pokes a sleeping process. Forwards (Process::forward)
     /// call deliver_item with the item itself, which copies it straight into the queue.
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message);
@@ -197,7 +206,7 @@ private:
     SendResult deliver_item(Process& target, Queue queue, Item&& message,
                             const Process* forwarder);
     SendResult reject_full(Process& target, std::uint64_t from_id, MailboxType type,
-                           const Message& message);
+                           std::string_view message_name);
     void deliver_exit(const PID& from, const PID& to, Message signal);
     void deliver_down(const PID& from, const PID& to, Message notice);
     /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.
@@ -285,3 +294,5 @@ private:
 };
 
 } // namespace routesim::runtime
+
+#include "runtime/node_impl.hpp" // the delivery hot path (templates)

@@ -109,6 +109,10 @@ public:
     SendResult send(Address to, Message message);
     /// send to a PID: the same, without building an Address (the hot path of most sends).
     SendResult send(const PID& to, Message message);
+    /// send to a PID of a value not yet a Message: the same, with the Message built straight
+    /// in the mailbox slot (node_impl.hpp).
+    template <MessageValue T>
+    SendResult send(const PID& to, T&& value);
     SendResult send_with_priority(Address to, Message message, MessagePriority priority);
     /// Sends after `delay` with From = this process, even if it has died by then (§2.7).
     /// Errors at fire time are dropped. Returns a timer that cancel_send_after stops.
@@ -197,8 +201,8 @@ private:
         return queues_[static_cast<std::size_t>(which)];
     }
     bool has_messages() const { return queued_mask_ != 0; }
-    template <class To>
-    SendResult send_regular(const To& to, Message&& message, Queue queue);
+    template <class To, class Payload>
+    SendResult send_regular(const To& to, Payload&& payload, Queue queue);
 
     Node& node_;
     PID pid_;
@@ -226,3 +230,6 @@ private:
 };
 
 } // namespace routesim::runtime
+
+// The body of the typed send needs Node (node_impl.hpp, which node.hpp includes last).
+#include "runtime/node.hpp"

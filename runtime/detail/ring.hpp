@@ -65,6 +65,16 @@ public:
         size_++;
     }
 
+    /// Builds an element at the back with `construct(slot)`, which must construct one T in
+    /// the raw `slot` (so that its parts are built in place, not moved in). Same precondition
+    /// as emplace_back.
+    template <class Construct>
+    void construct_back(Buffer& retired, Construct&& construct) {
+        make_room(retired);
+        construct(slot_at(size_));
+        size_++;
+    }
+
     /// Takes the front element in place; it stays valid until release_taken. One at a time
     /// (unchecked here: the runtime's hot path; the owner takes once per step).
     T& take_front() {
