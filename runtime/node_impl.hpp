@@ -30,6 +30,13 @@ template <class Payload>
     }
 }
 
+/// Builds a mailbox item in `slot` from its members. They come by reference: with constants
+/// in the braces GCC clears the whole item before storing the members.
+template <class... Parts>
+[[gnu::always_inline]] inline void build_item(MailboxMessage* slot, Parts&&... parts) {
+    ::new (static_cast<void*>(slot)) MailboxMessage{std::forward<Parts>(parts)...};
+}
+
 } // namespace detail
 
 template <class Item>
@@ -80,10 +87,13 @@ template <class Item>
     if constexpr (is_new) {
         ring.construct_back(retired_, [&message](MailboxMessage* slot) {
             using Payload = decltype(message.payload);
-            // The Message is a prvalue: it is built in the slot (moved once when it is one).
-            ::new (static_cast<void*>(slot))
-                MailboxMessage{message.from, Ref{}, Message(std::forward<Payload>(message.payload)),
-                               message.id, Atom(), message.type};
+            // The item with a nil Message, then the payload's Message built over it (a nil
+            // Message owns nothing, so it needs no destructor call): moved once when it is a
+            // Message, built in place otherwise.
+            detail::build_item(slot, message.from, Ref{}, Message(), message.id, Atom(),
+                               message.type);
+            ::new (static_cast<void*>(&slot->message))
+                Message(std::forward<Payload>(message.payload));
         });
     } else {
         ring.push_back(retired_, std::forward<Item>(message));
