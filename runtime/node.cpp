@@ -110,6 +110,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
         // (empty) so that IDs stay dense and are never reused.
         RS_ASSERT(pid.id - first_pid_id_ == table_.size());
         table_.push_back(nullptr);
+        table_size_ = table_.size();
         return sim::fail(Error::text("factory function must return non nil value"));
     }
     const PID parent_pid = parent != nullptr ? parent->pid_ : core_pid_;
@@ -124,6 +125,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     process.behavior_->process_ = &process;
     RS_ASSERT(pid.id - first_pid_id_ == table_.size());
     table_.push_back(std::move(owned));
+    table_size_ = table_.size();
     live_count_++;
     world_.emit(trace::spawn, {{trace::pid, pid.id},
                                {trace::parent, parent_pid.id},
@@ -194,6 +196,7 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
     }
     drop_queued(process, "init_failed");
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
+    has_graveyard_ = true;
 }
 
 SendResult Node::watch_takes(const PID& pid, bool on) {

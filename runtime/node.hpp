@@ -257,7 +257,7 @@ private:
     /// The table entry of process id `id` (any state), or nullptr. Inline: the hot path.
     Process* slot(std::uint64_t id) const {
         // One unsigned compare: an id below the first wraps around to a huge index.
-        if (id - first_pid_id_ >= table_.size()) {
+        if (id - first_pid_id_ >= table_size_) {
             return nullptr;
         }
         return table_[id - first_pid_id_].get();
@@ -277,9 +277,11 @@ private:
     std::uint64_t next_ref_id_ = 0;
     std::uint64_t message_ids_ = 0;
     std::vector<std::unique_ptr<Process>> table_; // index = pid.id - first id
+    std::size_t table_size_ = 0; // table_.size(), one load for slot()
     std::size_t live_count_ = 0;
     std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
+    bool has_graveyard_ = false; // !graveyard_.empty(), one byte for run_step to test
     // The old buffer of the stepping process's queue that grew while its taken message still
     // lived in it; freed when the take ends (one take at a time).
     detail::Ring<MailboxMessage>::Buffer retired_;

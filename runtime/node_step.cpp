@@ -21,8 +21,9 @@ void Node::run_step(sim::TaskId task) {
     RS_ASSERT(process->flags_.runnable);
     process->flags_.runnable = false;
     step(*process);
-    if (!graveyard_.empty()) {
+    if (has_graveyard_) {
         graveyard_.clear();
+        has_graveyard_ = false;
     }
 }
 
@@ -422,6 +423,7 @@ void Node::teardown(Process& process, const Error& reason) {
                                  {trace::text, "panic in terminate"}});
     }
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
+    has_graveyard_ = true;
 }
 
 void Node::notify_consumers(Process& process, const Error& propagated) {
