@@ -306,7 +306,11 @@ SendResult Process::send(Address to, Message message) {
     return send_regular(to, std::move(message), send_queue_);
 }
 
-SendResult Process::send(const PID& to, Message message) {
+SendResult Process::send(const PID& to, const Message& message) {
+    return send_regular(to, message, send_queue_);
+}
+
+SendResult Process::send(const PID& to, Message&& message) {
     return send_regular(to, std::move(message), send_queue_);
 }
 

@@ -108,7 +108,9 @@ public:
     /// ProcessMailboxFull, NotAllowed (sender not alive).
     SendResult send(Address to, Message message);
     /// send to a PID: the same, without building an Address (the hot path of most sends).
-    SendResult send(const PID& to, Message message);
+    /// A Message given by reference is copied straight into the mailbox slot.
+    SendResult send(const PID& to, const Message& message);
+    SendResult send(const PID& to, Message&& message);
     /// send to a PID of a value not yet a Message: the same, with the Message built straight
     /// in the mailbox slot (node_impl.hpp).
     template <MessageValue T>
