@@ -271,8 +271,8 @@ SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType
     return sim::fail(Err::ProcessMailboxFull);
 }
 
-// The positions of a process's id in the events of the delivery hot path (the emits below and
-// in node_step.cpp's take_one); the bus checks each premix whenever sinks listen.
+// The positions of a process's id in the events of the delivery hot path (deliver_item in
+// node_impl.hpp, take_one in node_step.cpp); the bus checks each premix whenever sinks listen.
 Process::IdLanes Node::id_lanes(std::uint64_t id) {
     using sim::TraceHasher;
     constexpr auto uint = sim::TraceValue::Type::Uint;

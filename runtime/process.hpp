@@ -180,7 +180,7 @@ private:
     static_assert(sizeof(StepFlags) == sizeof(std::uint32_t));
     static_assert(std::is_trivially_copyable_v<StepFlags>);
     /// This process's id premixed (sim::TraceValue::premixed) for its place in each event of
-    /// the delivery hot path; Node fills it at spawn (node.cpp, next to those events).
+    /// the delivery hot path; Node fills it at spawn (Node::id_lanes, in node.cpp).
     struct IdLanes {
         std::uint64_t send_from = 0;
         std::uint64_t send_to = 0;
