@@ -134,6 +134,20 @@ static_assert(is_alive(ProcessState::Init) && is_alive(ProcessState::Sleep) &&
               is_alive(ProcessState::Running) && is_alive(ProcessState::WaitResponse));
 static_assert(!is_alive(ProcessState::Terminated) && !is_alive(ProcessState::Zombee));
 
+/// True in the states where a process takes messages from anyone: Sleep, Running and
+/// WaitResponse (alive and past Init). One mask test: the delivery fast path's only state
+/// check; Init (own sends only, §2.1) and the dead states take the slow path.
+constexpr bool takes_messages(ProcessState state) {
+    constexpr unsigned open_mask = static_cast<unsigned>(ProcessState::Sleep) |
+                                   static_cast<unsigned>(ProcessState::Running) |
+                                   static_cast<unsigned>(ProcessState::WaitResponse);
+    return (static_cast<unsigned>(state) & open_mask) != 0;
+}
+static_assert(takes_messages(ProcessState::Sleep) && takes_messages(ProcessState::Running) &&
+              takes_messages(ProcessState::WaitResponse));
+static_assert(!takes_messages(ProcessState::Init) && !takes_messages(ProcessState::Terminated) &&
+              !takes_messages(ProcessState::Zombee));
+
 /// The four queues of a mailbox, in drain order (§1.4).
 enum class Queue : std::uint8_t { Urgent = 0, System = 1, Main = 2, Log = 3 };
 

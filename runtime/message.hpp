@@ -139,6 +139,28 @@ public:
         return ops_ == nullptr ? std::string("nil") : ops_->describe(ops_->data(storage_));
     }
 
+    /// type_name() of a Message holding `value`, without building one.
+    template <class T>
+    static std::string_view type_name_of(const T& value) {
+        using D = std::decay_t<T>;
+        if constexpr (fixed_name_hash_of<D>() != 0) {
+            return fixed_name_of<D>();
+        } else {
+            return MessageTraits<D>::name(value);
+        }
+    }
+    /// type_name_hash() of a Message holding `value`, without building one; a constant for
+    /// fixed names.
+    template <class T>
+    static std::uint64_t type_name_hash_of(const T& value) {
+        using D = std::decay_t<T>;
+        if constexpr (fixed_name_hash_of<D>() != 0) {
+            return fixed_name_hash_of<D>();
+        } else {
+            return sim::fnv1a64(MessageTraits<D>::name(value));
+        }
+    }
+
 private:
     struct Ops {
         const void* tag;
@@ -268,5 +290,11 @@ private:
     const Ops* ops_ = nullptr;
     alignas(void*) std::byte storage_[inline_size];
 };
+
+/// A value that becomes a Message when sent (anything a Message is built from, except a
+/// Message): sends of one build the Message straight in the mailbox slot.
+template <class T>
+concept MessageValue =
+    !std::is_same_v<std::remove_cvref_t<T>, Message> && std::is_constructible_v<Message, T&&>;
 
 } // namespace routesim::runtime

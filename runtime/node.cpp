@@ -31,6 +31,7 @@ Node::Node(sim::World& world, NodeOptions options)
       options_(std::move(options)),
       name_(Atom(options_.name)) {
     core_pid_ = PID{name_, 1, options_.creation};
+    core_send_from_lane_ = id_lanes(core_pid_.id).send_from;
     world_.set_runner(*this);
 }
 
@@ -109,6 +110,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
         // (empty) so that IDs stay dense and are never reused.
         RS_ASSERT(pid.id - first_pid_id_ == table_.size());
         table_.push_back(nullptr);
+        table_size_ = table_.size();
         return sim::fail(Error::text("factory function must return non nil value"));
     }
     const PID parent_pid = parent != nullptr ? parent->pid_ : core_pid_;
@@ -119,9 +121,11 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     auto owned = std::make_unique<Process>(*this, pid, parent_pid, leader, options,
                                            std::move(behavior));
     Process& process = *owned;
+    process.id_lanes_ = id_lanes(pid.id);
     process.behavior_->process_ = &process;
     RS_ASSERT(pid.id - first_pid_id_ == table_.size());
     table_.push_back(std::move(owned));
+    table_size_ = table_.size();
     live_count_++;
     world_.emit(trace::spawn, {{trace::pid, pid.id},
                                {trace::parent, parent_pid.id},
@@ -192,6 +196,7 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
     }
     drop_queued(process, "init_failed");
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
+    has_graveyard_ = true;
 }
 
 SendResult Node::watch_takes(const PID& pid, bool on) {
@@ -245,7 +250,7 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
     if (!failed) {
         // Mailbox-full is traced by deliver itself.
         message.id = next_message_id();
-        return deliver(*target, queue, std::move(message), nullptr);
+        return deliver(*target, queue, std::move(message));
     }
     const std::string target_text = to_string(to);
     world_.emit(trace::send_failed, {{trace::from, from_pid.id},
@@ -257,78 +262,31 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
 }
 
 SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType type,
-                             const Message& message) {
+                             std::string_view message_name) {
     world_.emit(trace::send_failed, {{trace::from, from_id},
                                      {trace::to, target.pid_.id},
                                      {trace::type, mailbox_type_name(type)},
-                                     {trace::msg, message.type_name()},
+                                     {trace::msg, message_name},
                                      {trace::err, ergo_name(Err::ProcessMailboxFull)}});
     return sim::fail(Err::ProcessMailboxFull);
 }
 
-template <class Item>
-[[gnu::always_inline]] inline SendResult Node::deliver_item(Process& target, Queue queue,
-                                                            Item&& message,
-                                                            const PID* forwarded_by) {
-    auto& ring = target.queue(queue);
-    if (target.options_.mailbox_size > 0 &&
-        static_cast<std::int64_t>(ring.size()) >= target.options_.mailbox_size) {
-        // §1.4: each queue is capped separately.
-        return reject_full(target, message.from.id, message.type, message.message);
-    }
-    if (forwarded_by == nullptr) {
-        world_.emit(trace::send, {{trace::id, message.id},
-                                  {trace::from, message.from.id},
-                                  {trace::to, target.pid_.id},
-                                  {trace::queue, static_cast<std::uint64_t>(queue)},
-                                  {trace::type, static_cast<std::uint64_t>(message.type)},
-                                  {trace::msg, sim::TraceValue(message.message.type_name(),
-                                                               message.message.type_name_hash())}});
-    } else {
-        world_.emit(trace::forward, {{trace::id, message.id},
-                                     {trace::by, forwarded_by->id},
-                                     {trace::to, target.pid_.id},
-                                     {trace::from, message.from.id},
-                                     {trace::queue, static_cast<std::uint64_t>(queue)}});
-    }
-    // A growth never moves a taken message, so `message` stays valid even when it is the
-    // message being handled in this very queue (a forward to oneself).
-    if constexpr (std::is_same_v<std::remove_cvref_t<Item>, NewMessage>) {
-        ring.emplace_back(retired_, message.from, Ref{}, std::move(message.message), message.id,
-                          Atom(), message.type);
-    } else {
-        ring.push_back(retired_, std::forward<Item>(message));
-    }
-    target.queued_mask_ |= static_cast<std::uint8_t>(1U << static_cast<unsigned>(queue));
-    poke(target);
-    return {};
+// The positions of a process's id in the events of the delivery hot path (deliver_item in
+// node_impl.hpp, take_one in node_step.cpp); the bus checks each premix whenever sinks listen.
+Process::IdLanes Node::id_lanes(std::uint64_t id) {
+    using sim::TraceHasher;
+    constexpr auto uint = sim::TraceValue::Type::Uint;
+    return Process::IdLanes{
+        .send_from = TraceHasher::premix(trace::from.hash, uint, id, 1),
+        .send_to = TraceHasher::premix(trace::to.hash, uint, id, 2),
+        .forward_by = TraceHasher::premix(trace::by.hash, uint, id, 1),
+        .forward_to = TraceHasher::premix(trace::to.hash, uint, id, 2),
+        .take_pid = TraceHasher::premix(trace::pid.hash, uint, id, 0),
+    };
 }
 
-SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
-                         const PID* forwarded_by) {
-    return deliver_item(target, queue, std::move(message), forwarded_by);
-}
-
-[[gnu::always_inline]] inline SendResult Node::deliver_new(Process& target, Queue queue,
-                                                           const PID& from, Message&& message) {
-    // The id is taken before the mailbox check, as route() does for a built item.
-    const NewMessage item{from, message, next_message_id(), MailboxType::Regular};
-    return deliver_item(target, queue, item, nullptr);
-}
-
-[[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
-                                                            const PID& to, Message&& message,
-                                                            Queue queue) {
-    Process* target = find(to);
-    // During Init the PID is not routable, except for the process's own sends (§2.1).
-    if (target != nullptr && target->is_alive() &&
-        (target->state_ != ProcessState::Init || target == from)) {
-        return deliver_new(*target, queue, from_pid, std::move(message));
-    }
-    return route_any(from, from_pid, Address(to),
-                     MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
-                                    MailboxType::Regular},
-                     queue);
+SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message) {
+    return deliver_item(target, queue, std::move(message), nullptr);
 }
 
 [[gnu::always_inline]] inline SendResult Node::send_regular(Process* from, const PID& from_pid,
@@ -343,23 +301,17 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message,
                      queue);
 }
 
-// The process API's sends live here, so that each is one call with the delivery inlined: the
-// hot path of every message.
-template <class To>
-[[gnu::always_inline]] inline SendResult Process::send_regular(const To& to, Message&& message,
-                                                               Queue queue) {
-    if (!is_alive()) {
-        return sim::fail(Err::NotAllowed);
-    }
-    return node_.send_regular(this, pid_, to, std::move(message), queue);
-}
-
+// The process API's sends: each is one call with the delivery inlined (node_impl.hpp).
 SendResult Process::send(Address to, Message message) {
-    return send_regular(to, std::move(message), queue_for(options_.send_priority));
+    return send_regular(to, std::move(message), send_queue_);
 }
 
-SendResult Process::send(const PID& to, Message message) {
-    return send_regular(to, std::move(message), queue_for(options_.send_priority));
+SendResult Process::send(const PID& to, const Message& message) {
+    return send_regular(to, message, send_queue_);
+}
+
+SendResult Process::send(const PID& to, Message&& message) {
+    return send_regular(to, std::move(message), send_queue_);
 }
 
 SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
@@ -369,14 +321,17 @@ SendResult Process::send_with_priority(Address to, Message message, MessagePrior
 SendResult Process::forward(const PID& to, const MailboxMessage& message,
                             MessagePriority priority) {
     // §2.6: no fallback and no check of the forwarder's own state.
-    Process* target = node_.find(to);
-    if (target == nullptr || target->state_ == ProcessState::Init) {
-        return sim::fail(Err::ProcessUnknown);
+    Process* target = node_.find_open(to);
+    if (target == nullptr) [[unlikely]] {
+        target = node_.find(to);
+        if (target == nullptr || target->state_ == ProcessState::Init) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        if (!target->is_alive()) {
+            return sim::fail(Err::ProcessTerminated);
+        }
     }
-    if (!target->is_alive()) {
-        return sim::fail(Err::ProcessTerminated);
-    }
-    return node_.deliver_item(*target, queue_for(priority), message, &pid_);
+    return node_.deliver_item(*target, queue_for(priority), message, this);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
@@ -386,7 +341,7 @@ void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
     }
     MailboxMessage message{from, Ref{}, std::move(signal), next_message_id(), Atom(),
                            MailboxType::Exit};
-    if (!deliver(*target, Queue::Urgent, std::move(message), nullptr)) {
+    if (!deliver(*target, Queue::Urgent, std::move(message))) {
         // §1.4: an exit into a full Urgent queue is dropped; the link never fires.
         world_.emit(trace::signal_lost, {{trace::from, from.id}, {trace::to, to.id},
                                          {trace::reason, "urgent queue full"}});
@@ -401,7 +356,7 @@ void Node::deliver_down(const PID& from, const PID& to, Message notice) {
     // §1.3: a down notice is a regular message sent with High priority (System queue).
     MailboxMessage message{from, Ref{}, std::move(notice), next_message_id(), Atom(),
                            MailboxType::Regular};
-    (void)deliver(*target, Queue::System, std::move(message), nullptr);
+    (void)deliver(*target, Queue::System, std::move(message));
 }
 
 SendResult Node::send(Address to, Message message, MessagePriority priority) {
@@ -422,7 +377,7 @@ SendResult Node::send_exit(const PID& to, Error reason) {
     }
     MailboxMessage message{core_pid_, Ref{}, MessageExitPID{core_pid_, std::move(reason)},
                            next_message_id(), Atom(), MailboxType::Exit};
-    return deliver(*target, Queue::Urgent, std::move(message), nullptr);
+    return deliver(*target, Queue::Urgent, std::move(message));
 }
 
 void Node::stop() {

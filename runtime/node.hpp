@@ -68,6 +68,18 @@ public:
         }
         return process;
     }
+    /// The process with this PID when it takes messages from anyone (takes_messages);
+    /// nullptr otherwise, including for a PID that find() knows (the delivery slow path
+    /// sorts those out). Inline: the delivery fast path.
+    Process* find_open(const PID& pid) const {
+        Process* process = slot(pid.id);
+        // The table index is the id, so the id needs no compare.
+        if (process == nullptr || process->pid_.node != pid.node ||
+            process->pid_.creation != pid.creation || !takes_messages(process->state_)) {
+            return nullptr;
+        }
+        return process;
+    }
     /// The process registered under `name`; nullptr when none.
     Process* find(Atom name) const;
     /// Node.ProcessPID: the PID registered under `name` (R10), or ProcessUnknown.
@@ -91,6 +103,10 @@ public:
     /// Node.Send to a PID: the same, without building an Address.
     SendResult send(const PID& to, Message message,
                     MessagePriority priority = MessagePriority::Normal);
+    /// Node.Send to a PID of a value not yet a Message: the same, with the Message built
+    /// straight in the mailbox slot (node_impl.hpp).
+    template <MessageValue T>
+    SendResult send(const PID& to, T&& value, MessagePriority priority = MessagePriority::Normal);
     /// Node.SendExit with From = core PID (§3.3).
     SendResult send_exit(const PID& to, Error reason);
     /// Node.Kill (§3.3): Sleep → immediate teardown; Running/WaitResponse → Zombee.
@@ -148,12 +164,10 @@ private:
     SendResult route(Process* from, const PID& from_pid, const Address& to,
                      MailboxMessage&& message, Queue queue) {
         if (!to.is_name()) {
-            Process* target = find(to.pid());
-            // During Init the PID is not routable, except for the process's own sends (§2.1).
-            if (target != nullptr && target->is_alive() &&
-                (target->state_ != ProcessState::Init || target == from)) {
+            // Init (§2.1: only the process's own sends) and the dead states go to route_any.
+            if (Process* target = find_open(to.pid())) {
                 message.id = next_message_id();
-                return deliver(*target, queue, std::move(message), nullptr);
+                return deliver(*target, queue, std::move(message));
             }
         }
         return route_any(from, from_pid, to, std::move(message), queue);
@@ -161,29 +175,38 @@ private:
     SendResult route_any(Process* from, const PID& from_pid, const Address& to,
                          MailboxMessage&& message, Queue queue);
     /// route() for a regular send (Process::send, Node::send): the mailbox item is built in
-    /// its queue slot, so the payload is moved once. Defined in node.cpp, where every caller
-    /// is, so that the whole delivery inlines into the send.
+    /// its queue slot, so a Message payload is moved once and any other value becomes its
+    /// Message there. Defined in node_impl.hpp, so that the whole delivery inlines into the
+    /// send.
     SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
                             Message&& message, Queue queue);
+    template <class Payload>
     SendResult send_regular(Process* from, const PID& from_pid, const PID& to,
-                            Message&& message, Queue queue);
-    /// The parts of a regular mailbox item, for deliver_item to build it in place.
+                            Payload&& payload, Queue queue);
+    /// The IdLanes of the process with id `id` (premixes of its trace fields).
+    static Process::IdLanes id_lanes(std::uint64_t id);
+    /// The parts of a regular mailbox item, for deliver_item to build it in place; the
+    /// payload is a Message or a MessageValue.
+    template <class Payload>
     struct NewMessage {
         const PID& from;
-        Message& message;
+        std::uint64_t from_lane; // from.id premixed as the send's From (IdLanes::send_from)
+        Payload&& payload;
         std::uint64_t id;
         MailboxType type;
     };
-    SendResult deliver_new(Process& target, Queue queue, const PID& from, Message&& message);
+    template <class Payload>
+    SendResult deliver_new(Process& target, Queue queue, const PID& from,
+                           std::uint64_t from_lane, Payload&& payload);
     /// Pushes into a process's queue; pokes a sleeping process. Forwards (Process::forward)
     /// call deliver_item with the item itself, which copies it straight into the queue.
-    SendResult deliver(Process& target, Queue queue, MailboxMessage&& message,
-                       const PID* forwarded_by);
+    SendResult deliver(Process& target, Queue queue, MailboxMessage&& message);
+    /// `forwarder` is the forwarding process, or null for a send.
     template <class Item>
     SendResult deliver_item(Process& target, Queue queue, Item&& message,
-                            const PID* forwarded_by);
+                            const Process* forwarder);
     SendResult reject_full(Process& target, std::uint64_t from_id, MailboxType type,
-                           const Message& message);
+                           std::string_view message_name);
     void deliver_exit(const PID& from, const PID& to, Message signal);
     void deliver_down(const PID& from, const PID& to, Message notice);
     /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.
@@ -234,7 +257,7 @@ private:
     /// The table entry of process id `id` (any state), or nullptr. Inline: the hot path.
     Process* slot(std::uint64_t id) const {
         // One unsigned compare: an id below the first wraps around to a huge index.
-        if (id - first_pid_id_ >= table_.size()) {
+        if (id - first_pid_id_ >= table_size_) {
             return nullptr;
         }
         return table_[id - first_pid_id_].get();
@@ -249,13 +272,16 @@ private:
     NodeOptions options_;
     Atom name_;
     PID core_pid_;
+    std::uint64_t core_send_from_lane_ = 0; // IdLanes::send_from of the core PID
     std::uint64_t next_pid_id_ = 1000; // the first user process gets 1001 (§1.1)
     std::uint64_t next_ref_id_ = 0;
     std::uint64_t message_ids_ = 0;
     std::vector<std::unique_ptr<Process>> table_; // index = pid.id - first id
+    std::size_t table_size_ = 0; // table_.size(), one load for slot()
     std::size_t live_count_ = 0;
     std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
+    bool has_graveyard_ = false; // !graveyard_.empty(), one byte for run_step to test
     // The old buffer of the stepping process's queue that grew while its taken message still
     // lived in it; freed when the take ends (one take at a time).
     detail::Ring<MailboxMessage>::Buffer retired_;
@@ -270,3 +296,5 @@ private:
 };
 
 } // namespace routesim::runtime
+
+#include "runtime/node_impl.hpp" // the delivery hot path (templates)

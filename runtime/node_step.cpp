@@ -21,8 +21,9 @@ void Node::run_step(sim::TaskId task) {
     RS_ASSERT(process->flags_.runnable);
     process->flags_.runnable = false;
     step(*process);
-    if (!graveyard_.empty()) {
+    if (has_graveyard_) {
         graveyard_.clear();
+        has_graveyard_ = false;
     }
 }
 
@@ -55,14 +56,15 @@ void Node::run_step(sim::TaskId task) {
         process.queued_mask_ &= static_cast<std::uint8_t>(~(1U << index));
     }
     process.taken_++;
-    world_.emit(trace::take, {{trace::pid, process.pid_.id},
+    world_.emit(trace::take, {{trace::pid, sim::TraceValue::premixed(process.pid_.id,
+                                                                     process.id_lanes_.take_pid)},
                               {trace::id, message.id},
                               {trace::queue, static_cast<std::uint64_t>(chosen)},
                               {trace::type, static_cast<std::uint64_t>(message.type)},
                               {trace::from, message.from.id}});
     // Fault points: a panic at message take (an injected crash follows the panic path). One
-    // test for both the fault plan's site and a watched process.
-    if ((world_.faults().is_armed(take_site_) | process.take_watched_) &&
+    // test for both a fault plan with rules and a watched process; take_panics looks closer.
+    if ((world_.faults().has_rules() | process.take_watched_) &&
         take_panics(process, message)) [[unlikely]] {
         release_taken(ring, message);
         return;
@@ -421,6 +423,7 @@ void Node::teardown(Process& process, const Error& reason) {
                                  {trace::text, "panic in terminate"}});
     }
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
+    has_graveyard_ = true;
 }
 
 void Node::notify_consumers(Process& process, const Error& propagated) {

@@ -31,6 +31,11 @@ Process::Process(Node& node, PID pid, PID parent, PID leader, ProcessOptions opt
       pid_(pid),
       parent_(parent),
       leader_(leader),
+      send_queue_(queue_for(options.send_priority)),
+      queue_len_max_(options.mailbox_size <= 0 ? UINT32_MAX
+                     : options.mailbox_size >= std::int64_t{UINT32_MAX}
+                         ? UINT32_MAX
+                         : static_cast<std::uint32_t>(options.mailbox_size)),
       options_(options),
       behavior_(std::move(behavior)) {
     RS_ASSERT(behavior_ != nullptr);
@@ -189,7 +194,7 @@ SendResult Process::send_exit(const PID& to, Error reason) {
     }
     MailboxMessage message{pid_, Ref{}, MessageExitPID{pid_, std::move(reason)},
                            node_.next_message_id(), Atom(), MailboxType::Exit};
-    return node_.deliver(*target, Queue::Urgent, std::move(message), nullptr);
+    return node_.deliver(*target, Queue::Urgent, std::move(message));
 }
 
 void Process::busy_for(sim::Duration cost) {

@@ -108,7 +108,13 @@ public:
     /// ProcessMailboxFull, NotAllowed (sender not alive).
     SendResult send(Address to, Message message);
     /// send to a PID: the same, without building an Address (the hot path of most sends).
-    SendResult send(const PID& to, Message message);
+    /// A Message given by reference is copied straight into the mailbox slot.
+    SendResult send(const PID& to, const Message& message);
+    SendResult send(const PID& to, Message&& message);
+    /// send to a PID of a value not yet a Message: the same, with the Message built straight
+    /// in the mailbox slot (node_impl.hpp).
+    template <MessageValue T>
+    SendResult send(const PID& to, T&& value);
     SendResult send_with_priority(Address to, Message message, MessagePriority priority);
     /// Sends after `delay` with From = this process, even if it has died by then (§2.7).
     /// Errors at fire time are dropped. Returns a timer that cancel_send_after stops.
@@ -140,7 +146,10 @@ public:
     SendResult demonitor(Address target);
     /// Sends an exit signal (§3.3). NotAllowed for oneself, one's parent or leader.
     SendResult send_exit(const PID& to, Error reason);
-    void set_send_priority(MessagePriority priority) { options_.send_priority = priority; }
+    void set_send_priority(MessagePriority priority) {
+        options_.send_priority = priority;
+        send_queue_ = queue_for(priority);
+    }
     /// Declares that handling the current message takes `cost` of virtual time: the process
     /// takes nothing else until then (scenario `cost`).
     void busy_for(sim::Duration cost);
@@ -170,6 +179,16 @@ private:
     };
     static_assert(sizeof(StepFlags) == sizeof(std::uint32_t));
     static_assert(std::is_trivially_copyable_v<StepFlags>);
+    /// This process's id premixed (sim::TraceValue::premixed) for its place in each event of
+    /// the delivery hot path; Node fills it at spawn (Node::id_lanes, in node.cpp).
+    struct IdLanes {
+        std::uint64_t send_from = 0;
+        std::uint64_t send_to = 0;
+        std::uint64_t forward_by = 0;
+        std::uint64_t forward_to = 0;
+        std::uint64_t take_pid = 0;
+    };
+
     /// True when any step flag is set; one load for the four (poke runs once per send).
     bool has_step_flags() const {
         std::uint32_t word = 0;
@@ -184,8 +203,8 @@ private:
         return queues_[static_cast<std::size_t>(which)];
     }
     bool has_messages() const { return queued_mask_ != 0; }
-    template <class To>
-    SendResult send_regular(const To& to, Message&& message, Queue queue);
+    template <class To, class Payload>
+    SendResult send_regular(const To& to, Payload&& payload, Queue queue);
 
     Node& node_;
     PID pid_;
@@ -197,6 +216,10 @@ private:
     std::uint8_t stale_responses_ = 0;
     std::uint8_t queued_mask_ = 0; // bit q set while queues_[q] is not empty (Node keeps it)
     bool take_watched_ = false;    // each take asks Node's take-panic hook (watch_takes)
+    Queue send_queue_;             // queue_for(options_.send_priority), read once per send
+    // options_.mailbox_size as a queue length limit, UINT32_MAX when unbounded: one compare
+    // per delivery (a ring never holds that many).
+    std::uint32_t queue_len_max_;
     ProcessOptions options_;
     std::unique_ptr<Behavior> behavior_;
     detail::Ring<MailboxMessage> queues_[4];
@@ -205,6 +228,10 @@ private:
     std::vector<PID> links_out_;       // PIDs this process links to as consumer
     sim::Duration pending_cost_;
     std::uint64_t taken_ = 0;
+    IdLanes id_lanes_;
 };
 
 } // namespace routesim::runtime
+
+// The body of the typed send needs Node (node_impl.hpp, which node.hpp includes last).
+#include "runtime/node.hpp"

@@ -157,10 +157,9 @@ const MailboxMessage& Router::current() const {
 void Router::index_name(std::size_t index) {
     // Names are unique in the table; were one repeated, its first entry would win, as a scan
     // in table order finds it.
-    const std::size_t mask = name_slots_.size() - 1;
-    std::size_t at = names_[index].hash() & mask;
+    std::size_t at = names_[index].hash() & name_mask_;
     while (name_slots_[at] != 0 && names_[name_slots_[at] - 1] != names_[index]) {
-        at = (at + 1) & mask;
+        at = (at + 1) & name_mask_;
     }
     if (name_slots_[at] == 0) {
         name_slots_[at] = static_cast<std::uint32_t>(index + 1);
@@ -174,6 +173,7 @@ void Router::index_names() {
         capacity *= 2;
     }
     name_slots_.assign(capacity, 0);
+    name_mask_ = capacity - 1;
     for (std::size_t i = 0; i < names_.size(); i++) {
         index_name(i);
     }
@@ -230,6 +230,8 @@ std::string_view Router::state_name(std::size_t index) const {
 // -- Behavior -----------------------------------------------------------------------------
 
 Status Router::process_init(const Args& args) {
+    route_router_lane_ = sim::TraceHasher::premix(trace::router.hash, sim::TraceValue::Type::Uint,
+                                                  self().id, 0);
     sim::Result<RouterOptions, Error> options = init(args);
     if (!options) {
         return stop(options.error());
@@ -358,7 +360,9 @@ Status Router::admin_call(const MailboxMessage& message) {
             if (sent) {
                 counters_.forwarded++; // R42
                 self_process.node().world().emit(trace::route,
-                                                 {{trace::router, self_process.pid().id},
+                                                 {{trace::router,
+                                                   sim::TraceValue::premixed(
+                                                       self_process.pid().id, route_router_lane_)},
                                                   {trace::id, message.id},
                                                   {trace::name, trace::atom_value(name)},
                                                   {trace::resolution, resolution_owned},

@@ -217,11 +217,7 @@ private:
     /// The table index of route `name`: a probe of the name index, whatever the table's
     /// length. Inline: the routing hot path.
     std::optional<std::size_t> find(Atom name) const {
-        if (name_slots_.empty()) {
-            return std::nullopt;
-        }
-        const std::size_t mask = name_slots_.size() - 1;
-        for (std::size_t at = name.hash() & mask;; at = (at + 1) & mask) {
+        for (std::size_t at = name.hash() & name_mask_;; at = (at + 1) & name_mask_) {
             const std::uint32_t slot = name_slots_[at];
             if (slot == 0) {
                 return std::nullopt;
@@ -254,11 +250,16 @@ private:
     std::vector<Entry> table_;
     std::vector<Atom> names_; // table_[i].spec.name, kept beside it for the routing lookup
     // Open-addressed index of names_ by Atom::hash() (lookups only): 0 = free, else i + 1.
-    std::vector<std::uint32_t> name_slots_;
+    // Never empty (one free slot before the first route), so a lookup needs no empty test.
+    std::vector<std::uint32_t> name_slots_ = std::vector<std::uint32_t>(1, 0);
+    std::size_t name_mask_ = 0; // name_slots_.size() - 1
     std::set<PID> pending_exit_; // R50: workers dropped before their exit was consumed
     RouterCounters counters_;
     std::int64_t mailbox_size_ = 0;
     const MailboxMessage* current_ = nullptr;
+    // This router's id premixed as a route event's router field (sim::TraceValue::premixed),
+    // set by process_init: once per routed message.
+    std::uint64_t route_router_lane_ = 0;
 };
 
 /// Go's %q quoting of a name (double quotes, Go escapes), as the R48 texts use it.

@@ -31,6 +31,7 @@ void FaultPlan::add_rule(FaultRule rule) {
     RS_ASSERT(rule.probability_ppb <= billion);
     const FaultSiteId id = site(rule.site);
     sites_[id].armed = true;
+    has_rules_ = true;
     rules_.push_back(ArmedRule{std::move(rule), id});
 }
 

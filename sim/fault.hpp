@@ -52,6 +52,9 @@ public:
     void add_rule(FaultRule rule);
     /// True when the plan has at least one rule for the site (a cheap hot-path test).
     bool is_armed(FaultSiteId site) const { return sites_[site].armed; }
+    /// True when the plan has any rule: one load, for hot paths that check a site per step
+    /// and look at the site itself only then.
+    bool has_rules() const { return has_rules_; }
 
     /// Counts one occurrence of `site` at `now` and returns true when a rule fires.
     /// A firing emits a "fault" trace event with the site, occurrence number and tag.
@@ -79,6 +82,7 @@ private:
     TraceBus& trace_;
     std::vector<Site> sites_;        // indexed by FaultSiteId, in interning order
     std::vector<ArmedRule> rules_;   // in the order added
+    bool has_rules_ = false;         // !rules_.empty(), one byte to test
 };
 
 } // namespace routesim::sim

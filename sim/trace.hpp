@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "sim/assert.hpp"
 #include "sim/prng.hpp"
 #include "sim/time.hpp"
 
@@ -46,20 +47,36 @@ public:
     constexpr TraceValue(std::string_view text, std::uint64_t text_hash)
         : word_(text_hash), text_(text.data()), length_(static_cast<std::uint32_t>(text.size())),
           type_(Type::Text) {}
+    /// An unsigned value whose lane the caller computed ahead with TraceHasher::premix for the
+    /// field's key and index: for values that recur on hot paths (a process's id in the events
+    /// of its deliveries). The hash is the same; emit checks the premix whenever sinks listen.
+    static constexpr TraceValue premixed(std::uint64_t value, std::uint64_t premix) {
+        return TraceValue(value, premix, Type::Uint);
+    }
 
     Type type() const { return type_; }
+    bool is_premixed() const { return premixed_; }
+    /// The premix given to premixed(); precondition: is_premixed().
+    std::uint64_t premix() const { return premix_; }
     std::int64_t as_int() const { return static_cast<std::int64_t>(word_); }
     std::uint64_t as_uint() const { return word_; }
     bool as_bool() const { return word_ != 0; }
-    std::string_view as_text() const { return {text_, length_}; }
+    std::string_view as_text() const { return {type_ == Type::Text ? text_ : nullptr, length_}; }
     /// The word folded into the trace hash (for text: its FNV-1a 64).
     std::uint64_t hash_word() const { return word_; }
 
 private:
+    constexpr TraceValue(std::uint64_t value, std::uint64_t premix, Type type)
+        : word_(value), premix_(premix), type_(type), premixed_(true) {}
+
     std::uint64_t word_;
-    const char* text_ = nullptr;
+    union {
+        const char* text_ = nullptr; // Text
+        std::uint64_t premix_;       // premixed Uint
+    };
     std::uint32_t length_ = 0; // trace texts are short: names, reasons, printed values
     Type type_;
+    bool premixed_ = false;
 };
 
 /// One named field of an event. The key is referenced, not copied: keys are constants (or
@@ -101,11 +118,18 @@ public:
         const std::uint64_t mixed = state_ ^ word;
         state_ = ((mixed << 29) | (mixed >> 35)) * 0x9e3779b97f4a7c15ULL;
     }
+    static constexpr std::uint64_t lane_multiplier = 0xbf58476d1ce4e5b9ULL;
     /// The lane of field `index` whose value word is `value` (see above).
     static constexpr std::uint64_t lane(std::uint64_t key_hash, TraceValue::Type type,
                                         std::uint64_t value, std::size_t index) {
+        return premix(key_hash, type, value, index) * lane_multiplier;
+    }
+    /// A lane before its multiply: lane = premix * lane_multiplier, so an event's lanes sum as
+    /// (sum of premixes) * lane_multiplier (mod 2^64), the same digest with one multiply.
+    static constexpr std::uint64_t premix(std::uint64_t key_hash, TraceValue::Type type,
+                                          std::uint64_t value, std::size_t index) {
         const std::uint64_t x = (value ^ (key_hash + static_cast<std::uint64_t>(type))) + index;
-        return (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ULL;
+        return x ^ (x >> 29);
     }
     /// The first word of an event.
     static constexpr std::uint64_t head(std::uint64_t kind_hash, std::int64_t at_ns) {
@@ -138,6 +162,7 @@ public:
     void emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count) {
         const std::uint64_t seq = fold(at, kind, fields, count);
         if (!sinks_.empty()) {
+            check_premixed(fields, count);
             dispatch(TraceEvent{seq, at, kind, fields, count});
         }
     }
@@ -169,6 +194,9 @@ private:
                 // caller's store and the caller's array disappears.
                 ::new (static_cast<void*>(&items_[i])) TraceField{fields[i].key,
                                                                   rebuilt(fields[i].value)};
+                if (fields[i].value.is_premixed()) {
+                    check_premixed(fields[i], i);
+                }
             }
         }
         FieldCopy(const FieldCopy&) = delete;
@@ -203,15 +231,32 @@ private:
     /// Folds one event into the hash and returns its sequence number.
     [[gnu::always_inline]] std::uint64_t fold(Instant at, TraceKey kind, const TraceField* fields,
                                               std::size_t count) {
-        std::uint64_t digest = count;
+        std::uint64_t premixes = 0;
 #pragma GCC unroll 8
         for (std::size_t i = 0; i < count; i++) {
-            digest += TraceHasher::lane(fields[i].key.hash, fields[i].value.type(),
-                                        fields[i].value.hash_word(), i);
+            const TraceValue& value = fields[i].value;
+            premixes += value.is_premixed()
+                            ? value.premix()
+                            : TraceHasher::premix(fields[i].key.hash, value.type(),
+                                                  value.hash_word(), i);
         }
         hasher_.fold(TraceHasher::head(kind.hash, at.ns()));
-        hasher_.fold(digest);
+        hasher_.fold(count + premixes * TraceHasher::lane_multiplier);
         return next_seq_++;
+    }
+    /// A wrong premix would change the hash silently: checked whenever sinks listen (tests
+    /// and traced runs), free when none does.
+    static void check_premixed(const TraceField* fields, std::size_t count) {
+        for (std::size_t i = 0; i < count; i++) {
+            if (fields[i].value.is_premixed()) {
+                check_premixed(fields[i], i);
+            }
+        }
+    }
+    [[gnu::always_inline]] static void check_premixed(const TraceField& field, std::size_t index) {
+        RS_ASSERT(field.value.premix() == TraceHasher::premix(field.key.hash,
+                                                              TraceValue::Type::Uint,
+                                                              field.value.as_uint(), index));
     }
     void dispatch(const TraceEvent& event) const;
 

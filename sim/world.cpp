@@ -34,6 +34,7 @@ std::string_view stop_reason_name(StopReason reason) {
 World::World(WorldOptions options)
     : seed_(options.seed),
       limits_(options.limits),
+      events_stop_(options.limits.events_max),
       root_(options.seed),
       scheduler_(std::move(options.scheduler), root_.fork("scheduler")),
       faults_(root_.fork("faults"), trace_) {
@@ -88,6 +89,7 @@ bool World::cancel(TimerId timer) {
 void World::request_stop(std::string why) {
     if (!stop_requested_) {
         stop_requested_ = true;
+        events_stop_ = 0;
         stop_request_ = std::move(why);
     }
 }
@@ -131,7 +133,7 @@ bool World::run_steps() {
     while (true) {
         events_++;
         runner_->run_step(*task);
-        if (stop_requested_ || events_ >= limits_.events_max ||
+        if (events_ >= events_stop_ ||
             (!timers_.empty() && timers_.top().due.ns() <= now_ns_)) {
             return true;
         }

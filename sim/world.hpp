@@ -143,6 +143,8 @@ private:
     std::int64_t now_ns_ = 0;
     std::uint64_t events_ = 0;
     Limits limits_;
+    // limits_.events_max, or 0 once a stop is requested: the step loop's one test for both.
+    std::uint64_t events_stop_ = 0;
     Prng root_;
     TraceBus trace_;
     Scheduler scheduler_;

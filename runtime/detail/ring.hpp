@@ -13,7 +13,8 @@
 
 namespace routesim::runtime::detail {
 
-/// A FIFO queue of T. Capacity is a power of two and doubles when full.
+/// A FIFO queue of T. Capacity is a power of two and doubles when only one slot is free: that
+/// slot is kept for a taken element, so a push tests the length alone (no taken flag).
 ///
 /// Taking in place: take_front() removes the front element from the queue (size() no longer
 /// counts it) and leaves it in its slot; release_taken() destroys it. Meanwhile the slot is
@@ -34,7 +35,7 @@ public:
     ~Ring() {
         RS_ASSERT(held_ == 0);
         clear();
-        std::allocator<T>().deallocate(slots_, capacity_);
+        std::allocator<T>().deallocate(slots_, capacity());
     }
 
     bool empty() const { return size_ == 0; }
@@ -65,12 +66,22 @@ public:
         size_++;
     }
 
+    /// Builds an element at the back with `construct(slot)`, which must construct one T in
+    /// the raw `slot` (so that its parts are built in place, not moved in). Same precondition
+    /// as emplace_back.
+    template <class Construct>
+    void construct_back(Buffer& retired, Construct&& construct) {
+        make_room(retired);
+        construct(slot_at(size_));
+        size_++;
+    }
+
     /// Takes the front element in place; it stays valid until release_taken. One at a time
     /// (unchecked here: the runtime's hot path; the owner takes once per step).
     T& take_front() {
         RS_ASSERT(size_ > 0);
         T& taken = slots_[head_];
-        head_ = (head_ + 1) & (capacity_ - 1);
+        head_ = (head_ + 1) & mask_;
         size_--;
         held_ = 1;
         return taken;
@@ -85,7 +96,7 @@ public:
     template <class F>
     void for_each(F&& visit) const {
         for (std::uint32_t i = 0; i < size_; i++) {
-            visit(slots_[(head_ + i) & (capacity_ - 1)]);
+            visit(slots_[(head_ + i) & mask_]);
         }
     }
 
@@ -93,7 +104,7 @@ public:
     void clear() {
         while (size_ > 0) {
             slots_[head_].~T();
-            head_ = (head_ + 1) & (capacity_ - 1);
+            head_ = (head_ + 1) & mask_;
             size_--;
         }
     }
@@ -104,39 +115,44 @@ public:
     }
 
 private:
+    std::uint32_t capacity() const { return slots_ == nullptr ? 0 : mask_ + 1; }
+    // Grows when a push would fill the last free slot (the one a taken element may hold);
+    // with no buffer yet, mask_ is 0 and the first push grows.
     void make_room(Buffer& retired) {
-        if (size_ + held_ == capacity_) {
+        if (size_ == mask_) {
             grow(retired);
         }
     }
-    T* slot_at(std::uint32_t offset) { return slots_ + ((head_ + offset) & (capacity_ - 1)); }
+    T* slot_at(std::uint32_t offset) { return slots_ + ((head_ + offset) & mask_); }
 
     [[gnu::noinline]] void grow(Buffer& retired) {
-        const std::uint32_t capacity = capacity_ == 0 ? 4 : capacity_ * 2;
-        RS_ASSERT(capacity > capacity_);
+        const std::uint32_t old_capacity = capacity();
+        const std::uint32_t capacity = old_capacity == 0 ? 4 : old_capacity * 2;
+        RS_ASSERT(capacity > old_capacity);
+        RS_ASSERT(size_ + held_ < capacity);
         T* slots = std::allocator<T>().allocate(capacity);
         for (std::uint32_t i = 0; i < size_; i++) {
-            T& source = slots_[(head_ + i) & (capacity_ - 1)];
+            T& source = slots_[(head_ + i) & mask_];
             ::new (static_cast<void*>(slots + i)) T(std::move(source));
             source.~T();
         }
         if (held_ != 0) {
             // The taken element stays in the old buffer; it takes no slot of the new one.
             RS_ASSERT(retired.slots == nullptr);
-            retired = Buffer{slots_, capacity_};
+            retired = Buffer{slots_, old_capacity};
             held_ = 0;
         } else {
-            std::allocator<T>().deallocate(slots_, capacity_);
+            std::allocator<T>().deallocate(slots_, old_capacity);
         }
         slots_ = slots;
-        capacity_ = capacity;
+        mask_ = capacity - 1;
         head_ = 0;
     }
 
     T* slots_ = nullptr;
     std::uint32_t head_ = 0;
     std::uint32_t size_ = 0;
-    std::uint32_t capacity_ = 0;
+    std::uint32_t mask_ = 0;  // capacity - 1 (0 with no buffer)
     std::uint32_t held_ = 0; // 1 while a taken element occupies the slot before head_
 };
 
