@@ -62,24 +62,19 @@ MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
     }
 }
 
-const void* MessageCache::body_of(const runtime::Message& message) {
-    const auto* json = message.get<JsonMessage>();
-    return json != nullptr ? static_cast<const void*>(&json->json()) : nullptr;
-}
-
 void MessageCache::index_workload(const runtime::Message& message) {
-    const void* body = body_of(message);
-    RS_ASSERT(body != nullptr);
-    receipts_.try_emplace(body);
+    const auto* json = message.get<JsonMessage>();
+    RS_ASSERT(json != nullptr);
+    json->mark_shared(); // its receipts are kept with it (JsonMessage::receipts)
 }
 
 const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
                                                    const ReceiptBy& by) const {
-    const auto found = receipts_.find(body_of(of));
-    if (found == receipts_.end()) {
+    const auto* json = of.get<JsonMessage>();
+    if (json == nullptr || !json->is_shared()) {
         return nullptr;
     }
-    for (const Receipt& receipt : found->second) {
+    for (const JsonMessage::Receipt& receipt : json->receipts()) {
         if (ReceiptBy{receipt.name, receipt.pid} == by) {
             return &receipt.message;
         }
@@ -89,13 +84,14 @@ const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
 
 void MessageCache::store_receipt(const runtime::Message& of, const ReceiptBy& by,
                                  runtime::Message receipt) {
-    const auto found = receipts_.find(body_of(of));
-    if (found == receipts_.end() || found->second.size() >= receipts_per_message_max ||
-        stored_ >= stored_max) {
+    // Only a shared workload message keeps receipts: other messages die with their run.
+    const auto* json = of.get<JsonMessage>();
+    if (json == nullptr || !json->is_shared() ||
+        json->receipts().size() >= receipts_per_message_max || stored_ >= stored_max) {
         return;
     }
     RS_ASSERT(find_receipt(of, by) == nullptr);
-    found->second.push_back(Receipt{std::string(by.name), by.pid, std::move(receipt)});
+    json->receipts().push_back(JsonMessage::Receipt{std::string(by.name), by.pid, std::move(receipt)});
     stored_++;
 }
 

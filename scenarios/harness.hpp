@@ -108,23 +108,13 @@ private:
         bool cacheable = false;
         std::vector<runtime::Message> messages;
     };
-    struct Receipt {
-        std::string name; // ReceiptBy::name, owned
-        runtime::PID pid;
-        runtime::Message message;
-    };
     static constexpr std::size_t stored_max = std::size_t{1} << 16;
     static constexpr std::size_t receipts_per_message_max = 32;
-    /// The address that identifies a JSON message's body, or nullptr.
-    static const void* body_of(const runtime::Message& message);
     void index_workload(const runtime::Message& message);
 
     const Scenario& scenario_;
     std::vector<Source> sources_;
     std::size_t stored_ = 0;
-    /// Body address of every cached workload message -> its receipts (few: one per worker
-    /// identity that ever took it).
-    std::unordered_map<const void*, std::vector<Receipt>> receipts_;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.
