@@ -133,9 +133,9 @@ bool Harness::take_panics(const runtime::PID& pid) {
     if (take_armed_crash(pid)) {
         return true;
     }
-    auto found = spec_by_pid_.find(pid.id);
-    return found != spec_by_pid_.end() && is_watched_kind(*found->second.spec) &&
-           draw_crash(*found->second.spec, *found->second.classes, pid);
+    const Spawned* found = spawned(pid);
+    return found != nullptr && is_watched_kind(*found->spec) &&
+           draw_crash(*found->spec, *found->classes, pid);
 }
 
 void Harness::index_route_worker(const Node& worker) {
@@ -189,12 +189,11 @@ bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const ru
     return true;
 }
 
-bool Harness::draw_spawn_failure(const Node& spec) {
+bool Harness::draw_spawn_failure(const Node& spec, const FaultClasses& classes) {
     const auto& spawn_fail = scenario_.faults.spawn_fail;
     if (!spawn_fail.has_value() || spawn_fail->probability_ppb == 0) {
         return false;
     }
-    const FaultClasses& classes = this->classes(spec);
     const bool hit =
         spawn_fail->targets.empty() ? classes.worker : classes.matches(spawn_fail->targets);
     if (!hit || !spawn_prng_.chance(spawn_fail->probability_ppb, 1'000'000'000)) {
@@ -221,21 +220,27 @@ std::optional<std::string> Harness::injected_init_failure(const Node& spec) {
     return std::nullopt;
 }
 
-sim::Duration Harness::draw_terminate_delay(const Node& spec) {
+sim::Duration Harness::draw_terminate_delay(const Node& spec, const FaultClasses& classes) {
     if (spec.kind == NodeKind::Actor && spec.behaviour.terminate_cost.has_value()) {
         return *spec.behaviour.terminate_cost;
     }
     const auto& max = scenario_.faults.terminate_cost_max;
-    if (!max.has_value() || *max <= sim::Duration::zero() || !classes(spec).worker) {
+    if (!max.has_value() || *max <= sim::Duration::zero() || !classes.worker) {
         return sim::Duration::zero();
     }
     return sim::Duration::nanoseconds(terminate_prng_.between(0, max->count_ns()));
 }
 
-void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
-    stats(spec).incarnations.push_back(pid);
-    const FaultClasses& node_classes = classes(spec);
-    spec_by_pid_[pid.id] = Spawned{&spec, &node_classes};
+void Harness::note_spawn(const Node& spec, const FaultClasses& node_classes, NodeStats& stats,
+                         const runtime::PID& pid) {
+    stats.incarnations.push_back(pid);
+    RS_ASSERT(pid.id >= pid_id_base);
+    const std::uint64_t index = pid.id - pid_id_base;
+    if (index >= spec_by_pid_.size()) {
+        spec_by_pid_.resize(index + 16 + index / 2);
+    }
+    RS_ASSERT(spec_by_pid_[index].spec == nullptr); // ids are never reused
+    spec_by_pid_[index] = Spawned{&spec, &node_classes};
     // A pool or supervisor that faults.crash can hit draws at each message it takes.
     const auto& crash = scenario_.faults.crash;
     if (is_watched_kind(spec) && crash.has_value() && crash->probability_ppb > 0 &&
@@ -246,13 +251,13 @@ void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
 }
 
 const Node* Harness::spec_of(const runtime::PID& pid) const {
-    auto found = spec_by_pid_.find(pid.id);
-    return found == spec_by_pid_.end() ? nullptr : found->second.spec;
+    const Spawned* found = spawned(pid);
+    return found == nullptr ? nullptr : found->spec;
 }
 
 const FaultClasses* Harness::classes_of(const runtime::PID& pid) const {
-    auto found = spec_by_pid_.find(pid.id);
-    return found == spec_by_pid_.end() ? nullptr : found->second.classes;
+    const Spawned* found = spawned(pid);
+    return found == nullptr ? nullptr : found->classes;
 }
 
 } // namespace routesim::scenarios

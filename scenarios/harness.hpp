@@ -147,7 +147,9 @@ public:
     /// The same, with the node's classes already looked up (a worker keeps them).
     bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
-    bool draw_spawn_failure(const Node& spec);
+    bool draw_spawn_failure(const Node& spec) { return draw_spawn_failure(spec, classes(spec)); }
+    /// The same, with the node's classes already looked up.
+    bool draw_spawn_failure(const Node& spec, const FaultClasses& classes);
     /// The injected Init failure of a spawn of a router, pool or supervisor `spec`: a pending
     /// timeline fail_spawns, else a faults.spawn_fail draw (when its targets include the
     /// node's class). Returns the reason text, or nullopt when the Init goes on. Workers make
@@ -155,7 +157,11 @@ public:
     std::optional<std::string> injected_init_failure(const Node& spec);
     /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
     /// [0, faults.terminate_cost.max] for workers.
-    sim::Duration draw_terminate_delay(const Node& spec);
+    sim::Duration draw_terminate_delay(const Node& spec) {
+        return draw_terminate_delay(spec, classes(spec));
+    }
+    /// The same, with the node's classes already looked up.
+    sim::Duration draw_terminate_delay(const Node& spec, const FaultClasses& classes);
 
     /// Marks a PID to panic on its next message (timeline `crash`, a pinned or aimed crash).
     /// Workers, routers and clients look at the mark when they take a message; a pool or a
@@ -168,7 +174,12 @@ public:
     }
 
     /// Records a new incarnation of `spec`.
-    void note_spawn(const Node& spec, const runtime::PID& pid);
+    void note_spawn(const Node& spec, const runtime::PID& pid) {
+        note_spawn(spec, classes(spec), stats(spec), pid);
+    }
+    /// The same, with the node's classes and stats already looked up (a worker keeps them).
+    void note_spawn(const Node& spec, const FaultClasses& classes, NodeStats& stats,
+                    const runtime::PID& pid);
     /// The node spec a PID ran, if it came from the topology.
     const Node* spec_of(const runtime::PID& pid) const;
     /// The fault classes of that spec (looked up once, at the spawn), or nullptr.
@@ -212,7 +223,17 @@ private:
         const Node* spec = nullptr;
         const FaultClasses* classes = nullptr;
     };
-    std::map<std::uint64_t, Spawned> spec_by_pid_;
+    /// By PID id - pid_id_base: ids come from one node counter (the first process gets 1001,
+    /// ergo-semantics.md §1.1) and are never reused, so the table is dense (no tree node per
+    /// spawn). Missing ids are {nullptr, nullptr}.
+    static constexpr std::uint64_t pid_id_base = 1001;
+    std::vector<Spawned> spec_by_pid_;
+    const Spawned* spawned(const runtime::PID& pid) const {
+        const std::uint64_t index = pid.id - pid_id_base; // wraps for smaller ids: no entry
+        return index < spec_by_pid_.size() && spec_by_pid_[index].spec != nullptr
+                   ? &spec_by_pid_[index]
+                   : nullptr;
+    }
     std::set<std::uint64_t> crash_armed_;
 };
 

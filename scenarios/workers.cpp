@@ -28,7 +28,7 @@ Worker::Worker(Harness& harness, const Node& spec)
     : harness_(harness),
       spec_(spec),
       classes_(harness.classes(spec)),
-      terminate_delay_(harness.draw_terminate_delay(spec)) {
+      terminate_delay_(harness.draw_terminate_delay(spec, classes_)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
 }
 
@@ -40,7 +40,7 @@ runtime::Status Worker::init(const runtime::Args&) {
     NodeStats& stats = harness_.stats(spec_);
     stats_ = &stats; // std::map nodes are stable: no lookup per message
     stats.inits++;
-    harness_.note_spawn(spec_, self());
+    harness_.note_spawn(spec_, classes_, stats, self());
     const InitFailure& failure = spec_.behaviour.init;
     if (failure.fail || stats.inits <= failure.fail_first) {
         return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
@@ -49,7 +49,7 @@ runtime::Status Worker::init(const runtime::Args&) {
         stats.fail_next--;
         return runtime::stop(runtime::Error::text("init failed (fail_spawns)"));
     }
-    if (harness_.draw_spawn_failure(spec_)) {
+    if (harness_.draw_spawn_failure(spec_, classes_)) {
         return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
     }
     return runtime::ok();
