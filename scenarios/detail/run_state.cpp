@@ -14,6 +14,16 @@ namespace routesim::scenarios::detail {
 namespace trace = runtime::trace;
 
 void Tally::on_event(const sim::TraceEvent& event) {
+    // Every event of the run comes here: the common ones (another kind, or a take that is not
+    // counted) leave after a compare or two.
+    const std::uint64_t kind = event.kind.hash;
+    if (kind == trace::take.hash ? !count_taken_ : kind != trace::route_restart.hash) [[likely]] {
+        return;
+    }
+    count(event);
+}
+
+void Tally::count(const sim::TraceEvent& event) {
     if (properties::is_kind(event, trace::take)) {
         if (!count_taken_) {
             return;

@@ -79,6 +79,9 @@ public:
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
 
 private:
+    /// The counting part of on_event, out of line (the common events return before it).
+    void count(const sim::TraceEvent& event);
+
     bool count_taken_;
     /// By pid id: ids come from a node counter, so a dense vector (ids past `dense_max` go to
     /// the map).
