@@ -205,6 +205,11 @@ private:
         /// `to` when it is a single registered name (no path): looked up by this atom per
         /// message, as resolve_target would, without interning the text again.
         std::optional<runtime::Atom> to_name;
+        /// The PIDs `from` and `to_name` were last registered to (empty until found): a live
+        /// process that still bears the name is the one the registry holds, so a message
+        /// costs a table index instead of two registry lookups.
+        runtime::PID from_pid;
+        runtime::PID to_pid;
     };
     std::vector<SourceClient> source_clients_;
     std::size_t next_pin_ = 0;
