@@ -103,11 +103,10 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
         if (spec_.behaviour.reply) {
             MessageCache* cache = harness_.cache;
             const MessageCache::ReceiptBy by{spec_.name, self()};
-            if (cache != nullptr) {
-                if (const runtime::Message* cached = cache->find_receipt(message, by)) {
-                    (void)process().send(from, *cached); // the same value, shared
-                    break;
-                }
+            const runtime::Message* cached = cache != nullptr ? cache->find_receipt(message, by) : nullptr;
+            if (cached != nullptr && cached->type_name() == "Receipt") {
+                (void)process().send(from, *cached); // the same value, shared
+                break;
             }
             // Built member by member: nlohmann's initializer lists copy every value twice.
             Json receipt = Json::object();
@@ -116,7 +115,7 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
             receipt["of"] = json != nullptr ? json->json() : message_json(message);
             receipt["by"] = identity();
             runtime::Message made = json_message(std::move(receipt));
-            if (cache != nullptr) {
+            if (cache != nullptr && cached == nullptr) {
                 cache->store_receipt(message, by, made);
             }
             (void)process().send(from, std::move(made));
@@ -158,13 +157,26 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
     }
     switch (knobs.type) {
     case BehaviourType::Echo: {
+        // A campaign's shared request gets the reply this worker identity made for it in an
+        // earlier run: the same value (a message's bodies are all sent, or all called, so
+        // its stored replies are Replies; the type check only guards that).
+        MessageCache* cache = harness_.cache;
+        const MessageCache::ReceiptBy by{spec_.name, self()};
+        const runtime::Message* cached = cache != nullptr ? cache->find_receipt(request, by) : nullptr;
+        if (cached != nullptr && cached->type_name() == "Reply") {
+            return runtime::act::CallReply::value(*cached);
+        }
         // Built member by member, as handle_message's receipt (no initializer-list copies).
         Json reply = Json::object();
         reply["type"] = "Reply";
         const auto* json = request.get<JsonMessage>();
         reply["of"] = json != nullptr ? json->json() : message_json(request);
         reply["by"] = identity();
-        return runtime::act::CallReply::value(json_message(std::move(reply)));
+        runtime::Message made = json_message(std::move(reply));
+        if (cache != nullptr && cached == nullptr) {
+            cache->store_receipt(request, by, made);
+        }
+        return runtime::act::CallReply::value(std::move(made));
     }
     case BehaviourType::Sink:
         return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));
