@@ -200,6 +200,8 @@ private:
     const FaultClasses& classes_; // looked up once: every routed message draws a crash
     CompiledRule message_rule_;
     CompiledRule call_rule_;
+    /// This router's MessageRouteFailed counts in the harness, found at the first failure.
+    std::map<std::string, std::uint64_t>* route_failed_ = nullptr;
 };
 
 /// The parsed worker of a router.admin message of the scenario with this route name and worker
@@ -251,7 +253,10 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
 
 runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {
     if (const auto* failed = message.get<runtime::act::MessageRouteFailed>()) {
-        harness_.route_failed[spec_.path][failed->reason.name()]++;
+        if (route_failed_ == nullptr) {
+            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
+        }
+        (*route_failed_)[failed->reason.name()]++;
         switch (spec_.router.on_route_failed) {
         case OnRouteFailed::Log:
             process().log("warning", "route " + std::string(failed->name.text()) +
