@@ -74,8 +74,18 @@ const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
     if (json == nullptr || !json->is_shared()) {
         return nullptr;
     }
+    // ReceiptBy's equality, one loop per case: unnamed workers (most route and pool workers)
+    // compare PIDs only.
+    if (by.name.empty()) {
+        for (const JsonMessage::Receipt& receipt : json->receipts()) {
+            if (receipt.pid == by.pid && receipt.name.empty()) {
+                return &receipt.message;
+            }
+        }
+        return nullptr;
+    }
     for (const JsonMessage::Receipt& receipt : json->receipts()) {
-        if (ReceiptBy{receipt.name, receipt.pid} == by) {
+        if (receipt.name == by.name) {
             return &receipt.message;
         }
     }
