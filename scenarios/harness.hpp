@@ -11,7 +11,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/message.hpp"
@@ -55,7 +54,8 @@ struct FaultClasses {
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
-/// of those messages. Messages are immutable shared payloads, so a run that takes one from
+/// and call replies made for those messages (kept with each message's body,
+/// JsonMessage::receipts). Messages are immutable shared payloads, so a run that takes one from
 /// here sends exactly the value it would have built: results and traces are unchanged.
 /// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
 /// caps it stores nothing more and callers build messages as without a cache.
@@ -99,8 +99,8 @@ public:
     };
     /// The receipt `by` made for `of`, if stored.
     const runtime::Message* find_receipt(const runtime::Message& of, const ReceiptBy& by) const;
-    /// Stores a receipt for `of`, when `of` is a cached workload message (other messages die
-    /// with their run, and their address could be reused).
+    /// Stores a receipt (or call reply) for `of`, when `of` is a cached workload message
+    /// (other messages die with their run). Precondition: none stored for `by` yet.
     void store_receipt(const runtime::Message& of, const ReceiptBy& by, runtime::Message receipt);
 
 private:
