@@ -135,19 +135,13 @@ public:
 
     runtime::Atom route_message(const runtime::PID&, const runtime::Message& message) override {
         maybe_crash();
-        if (const auto* json = message.get<JsonMessage>()) {
-            return route_by(message_rule_, json->json()); // no copy per message
-        }
-        return route_by(message_rule_, message_json(message));
+        return route_by(message_rule_, message);
     }
 
     runtime::Atom route_call(const runtime::PID&, const runtime::Ref&,
                              const runtime::Message& request) override {
         maybe_crash();
-        if (const auto* json = request.get<JsonMessage>()) {
-            return route_by(call_rule_, json->json());
-        }
-        return route_by(call_rule_, message_json(request));
+        return route_by(call_rule_, request);
     }
 
     runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
@@ -165,18 +159,40 @@ private:
 
     // Applies the rule; a hash rule also traces the key it hashed and the route it picked
     // (the key_affinity monitor's input, properties/router_monitors.hpp).
-    runtime::Atom route_by(CompiledRule& compiled, const Json& message) {
-        const Json* value = nullptr;
-        const runtime::Atom name = compiled.apply(message, &value);
-        if (value != nullptr) {
-            const std::string key = key_text(*value);
-            namespace trace = runtime::trace;
-            process().node().world().emit(properties::route_key,
-                                          {{trace::router, self().id},
-                                           {properties::route_key_field, key},
-                                           {trace::name, trace::atom_value(name)}});
+    runtime::Atom route_by(CompiledRule& compiled, const runtime::Message& message) {
+        const auto* json = message.get<JsonMessage>();
+        if (json == nullptr) {
+            const Json* value = nullptr;
+            const runtime::Atom name = compiled.apply(message_json(message), &value);
+            if (value != nullptr) {
+                const std::string key = key_text(*value);
+                emit_route_key(key, sim::fnv1a64(key), name);
+            }
+            return name;
         }
-        return name;
+        // The rule's result is a function of the rule and the immutable value: a message
+        // routed again by this rule (shared by a campaign's runs) reuses it.
+        JsonMessage::RouteMemo& memo = json->route_memo();
+        if (memo.rule != &compiled.rule()) {
+            const Json* value = nullptr;
+            memo.name = compiled.apply(json->json(), &value);
+            memo.hashed = value != nullptr;
+            memo.key = value != nullptr ? key_text(*value) : std::string();
+            memo.key_hash = sim::fnv1a64(memo.key);
+            memo.rule = &compiled.rule();
+        }
+        if (memo.hashed) {
+            emit_route_key(memo.key, memo.key_hash, memo.name);
+        }
+        return memo.name;
+    }
+
+    void emit_route_key(std::string_view key, std::uint64_t key_hash, runtime::Atom name) {
+        namespace trace = runtime::trace;
+        process().node().world().emit(properties::route_key,
+                                      {{trace::router, self().id},
+                                       {properties::route_key_field, sim::TraceValue(key, key_hash)},
+                                       {trace::name, trace::atom_value(name)}});
     }
 
     Harness& harness_;
@@ -184,6 +200,8 @@ private:
     const FaultClasses& classes_; // looked up once: every routed message draws a crash
     CompiledRule message_rule_;
     CompiledRule call_rule_;
+    /// This router's MessageRouteFailed counts in the harness, found at the first failure.
+    std::map<std::string, std::uint64_t>* route_failed_ = nullptr;
 };
 
 /// The parsed worker of a router.admin message of the scenario with this route name and worker
@@ -235,7 +253,10 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
 
 runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {
     if (const auto* failed = message.get<runtime::act::MessageRouteFailed>()) {
-        harness_.route_failed[spec_.path][failed->reason.name()]++;
+        if (route_failed_ == nullptr) {
+            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
+        }
+        (*route_failed_)[failed->reason.name()]++;
         switch (spec_.router.on_route_failed) {
         case OnRouteFailed::Log:
             process().log("warning", "route " + std::string(failed->name.text()) +

@@ -62,25 +62,30 @@ MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
     }
 }
 
-const void* MessageCache::body_of(const runtime::Message& message) {
-    const auto* json = message.get<JsonMessage>();
-    return json != nullptr ? static_cast<const void*>(&json->json()) : nullptr;
-}
-
 void MessageCache::index_workload(const runtime::Message& message) {
-    const void* body = body_of(message);
-    RS_ASSERT(body != nullptr);
-    receipts_.try_emplace(body);
+    const auto* json = message.get<JsonMessage>();
+    RS_ASSERT(json != nullptr);
+    json->mark_shared(); // its receipts are kept with it (JsonMessage::receipts)
 }
 
 const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
                                                    const ReceiptBy& by) const {
-    const auto found = receipts_.find(body_of(of));
-    if (found == receipts_.end()) {
+    const auto* json = of.get<JsonMessage>();
+    if (json == nullptr || !json->is_shared()) {
         return nullptr;
     }
-    for (const Receipt& receipt : found->second) {
-        if (ReceiptBy{receipt.name, receipt.pid} == by) {
+    // ReceiptBy's equality, one loop per case: unnamed workers (most route and pool workers)
+    // compare PIDs only.
+    if (by.name.empty()) {
+        for (const JsonMessage::Receipt& receipt : json->receipts()) {
+            if (receipt.pid == by.pid && receipt.name.empty()) {
+                return &receipt.message;
+            }
+        }
+        return nullptr;
+    }
+    for (const JsonMessage::Receipt& receipt : json->receipts()) {
+        if (receipt.name == by.name) {
             return &receipt.message;
         }
     }
@@ -89,13 +94,14 @@ const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
 
 void MessageCache::store_receipt(const runtime::Message& of, const ReceiptBy& by,
                                  runtime::Message receipt) {
-    const auto found = receipts_.find(body_of(of));
-    if (found == receipts_.end() || found->second.size() >= receipts_per_message_max ||
-        stored_ >= stored_max) {
+    // Only a shared workload message keeps receipts: other messages die with their run.
+    const auto* json = of.get<JsonMessage>();
+    if (json == nullptr || !json->is_shared() ||
+        json->receipts().size() >= receipts_per_message_max || stored_ >= stored_max) {
         return;
     }
     RS_ASSERT(find_receipt(of, by) == nullptr);
-    found->second.push_back(Receipt{std::string(by.name), by.pid, std::move(receipt)});
+    json->receipts().push_back(JsonMessage::Receipt{std::string(by.name), by.pid, std::move(receipt)});
     stored_++;
 }
 
@@ -137,9 +143,9 @@ bool Harness::take_panics(const runtime::PID& pid) {
     if (take_armed_crash(pid)) {
         return true;
     }
-    auto found = spec_by_pid_.find(pid.id);
-    return found != spec_by_pid_.end() && is_watched_kind(*found->second.spec) &&
-           draw_crash(*found->second.spec, *found->second.classes, pid);
+    const Spawned* found = spawned(pid);
+    return found != nullptr && is_watched_kind(*found->spec) &&
+           draw_crash(*found->spec, *found->classes, pid);
 }
 
 void Harness::index_route_worker(const Node& worker) {
@@ -193,12 +199,11 @@ bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const ru
     return true;
 }
 
-bool Harness::draw_spawn_failure(const Node& spec) {
+bool Harness::draw_spawn_failure(const Node& spec, const FaultClasses& classes) {
     const auto& spawn_fail = scenario_.faults.spawn_fail;
     if (!spawn_fail.has_value() || spawn_fail->probability_ppb == 0) {
         return false;
     }
-    const FaultClasses& classes = this->classes(spec);
     const bool hit =
         spawn_fail->targets.empty() ? classes.worker : classes.matches(spawn_fail->targets);
     if (!hit || !spawn_prng_.chance(spawn_fail->probability_ppb, 1'000'000'000)) {
@@ -225,21 +230,27 @@ std::optional<std::string> Harness::injected_init_failure(const Node& spec) {
     return std::nullopt;
 }
 
-sim::Duration Harness::draw_terminate_delay(const Node& spec) {
+sim::Duration Harness::draw_terminate_delay(const Node& spec, const FaultClasses& classes) {
     if (spec.kind == NodeKind::Actor && spec.behaviour.terminate_cost.has_value()) {
         return *spec.behaviour.terminate_cost;
     }
     const auto& max = scenario_.faults.terminate_cost_max;
-    if (!max.has_value() || *max <= sim::Duration::zero() || !classes(spec).worker) {
+    if (!max.has_value() || *max <= sim::Duration::zero() || !classes.worker) {
         return sim::Duration::zero();
     }
     return sim::Duration::nanoseconds(terminate_prng_.between(0, max->count_ns()));
 }
 
-void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
-    stats(spec).incarnations.push_back(pid);
-    const FaultClasses& node_classes = classes(spec);
-    spec_by_pid_[pid.id] = Spawned{&spec, &node_classes};
+void Harness::note_spawn(const Node& spec, const FaultClasses& node_classes, NodeStats& stats,
+                         const runtime::PID& pid) {
+    stats.incarnations.push_back(pid);
+    RS_ASSERT(pid.id >= pid_id_base);
+    const std::uint64_t index = pid.id - pid_id_base;
+    if (index >= spec_by_pid_.size()) {
+        spec_by_pid_.resize(index + 16 + index / 2);
+    }
+    RS_ASSERT(spec_by_pid_[index].spec == nullptr); // ids are never reused
+    spec_by_pid_[index] = Spawned{&spec, &node_classes};
     // A pool or supervisor that faults.crash can hit draws at each message it takes.
     const auto& crash = scenario_.faults.crash;
     if (is_watched_kind(spec) && crash.has_value() && crash->probability_ppb > 0 &&
@@ -250,13 +261,13 @@ void Harness::note_spawn(const Node& spec, const runtime::PID& pid) {
 }
 
 const Node* Harness::spec_of(const runtime::PID& pid) const {
-    auto found = spec_by_pid_.find(pid.id);
-    return found == spec_by_pid_.end() ? nullptr : found->second.spec;
+    const Spawned* found = spawned(pid);
+    return found == nullptr ? nullptr : found->spec;
 }
 
 const FaultClasses* Harness::classes_of(const runtime::PID& pid) const {
-    auto found = spec_by_pid_.find(pid.id);
-    return found == spec_by_pid_.end() ? nullptr : found->second.classes;
+    const Spawned* found = spawned(pid);
+    return found == nullptr ? nullptr : found->classes;
 }
 
 } // namespace routesim::scenarios

@@ -11,7 +11,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "runtime/message.hpp"
@@ -55,7 +54,8 @@ struct FaultClasses {
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
-/// of those messages. Messages are immutable shared payloads, so a run that takes one from
+/// and call replies made for those messages (kept with each message's body,
+/// JsonMessage::receipts). Messages are immutable shared payloads, so a run that takes one from
 /// here sends exactly the value it would have built: results and traces are unchanged.
 /// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
 /// caps it stores nothing more and callers build messages as without a cache.
@@ -99,8 +99,8 @@ public:
     };
     /// The receipt `by` made for `of`, if stored.
     const runtime::Message* find_receipt(const runtime::Message& of, const ReceiptBy& by) const;
-    /// Stores a receipt for `of`, when `of` is a cached workload message (other messages die
-    /// with their run, and their address could be reused).
+    /// Stores a receipt (or call reply) for `of`, when `of` is a cached workload message
+    /// (other messages die with their run). Precondition: none stored for `by` yet.
     void store_receipt(const runtime::Message& of, const ReceiptBy& by, runtime::Message receipt);
 
 private:
@@ -108,23 +108,13 @@ private:
         bool cacheable = false;
         std::vector<runtime::Message> messages;
     };
-    struct Receipt {
-        std::string name; // ReceiptBy::name, owned
-        runtime::PID pid;
-        runtime::Message message;
-    };
     static constexpr std::size_t stored_max = std::size_t{1} << 16;
     static constexpr std::size_t receipts_per_message_max = 32;
-    /// The address that identifies a JSON message's body, or nullptr.
-    static const void* body_of(const runtime::Message& message);
     void index_workload(const runtime::Message& message);
 
     const Scenario& scenario_;
     std::vector<Source> sources_;
     std::size_t stored_ = 0;
-    /// Body address of every cached workload message -> its receipts (few: one per worker
-    /// identity that ever took it).
-    std::unordered_map<const void*, std::vector<Receipt>> receipts_;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.
@@ -157,7 +147,9 @@ public:
     /// The same, with the node's classes already looked up (a worker keeps them).
     bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
-    bool draw_spawn_failure(const Node& spec);
+    bool draw_spawn_failure(const Node& spec) { return draw_spawn_failure(spec, classes(spec)); }
+    /// The same, with the node's classes already looked up.
+    bool draw_spawn_failure(const Node& spec, const FaultClasses& classes);
     /// The injected Init failure of a spawn of a router, pool or supervisor `spec`: a pending
     /// timeline fail_spawns, else a faults.spawn_fail draw (when its targets include the
     /// node's class). Returns the reason text, or nullopt when the Init goes on. Workers make
@@ -165,7 +157,11 @@ public:
     std::optional<std::string> injected_init_failure(const Node& spec);
     /// The stop delay of a process of `spec`: its terminate_cost knob, else a draw in
     /// [0, faults.terminate_cost.max] for workers.
-    sim::Duration draw_terminate_delay(const Node& spec);
+    sim::Duration draw_terminate_delay(const Node& spec) {
+        return draw_terminate_delay(spec, classes(spec));
+    }
+    /// The same, with the node's classes already looked up.
+    sim::Duration draw_terminate_delay(const Node& spec, const FaultClasses& classes);
 
     /// Marks a PID to panic on its next message (timeline `crash`, a pinned or aimed crash).
     /// Workers, routers and clients look at the mark when they take a message; a pool or a
@@ -178,7 +174,12 @@ public:
     }
 
     /// Records a new incarnation of `spec`.
-    void note_spawn(const Node& spec, const runtime::PID& pid);
+    void note_spawn(const Node& spec, const runtime::PID& pid) {
+        note_spawn(spec, classes(spec), stats(spec), pid);
+    }
+    /// The same, with the node's classes and stats already looked up (a worker keeps them).
+    void note_spawn(const Node& spec, const FaultClasses& classes, NodeStats& stats,
+                    const runtime::PID& pid);
     /// The node spec a PID ran, if it came from the topology.
     const Node* spec_of(const runtime::PID& pid) const;
     /// The fault classes of that spec (looked up once, at the spawn), or nullptr.
@@ -222,7 +223,17 @@ private:
         const Node* spec = nullptr;
         const FaultClasses* classes = nullptr;
     };
-    std::map<std::uint64_t, Spawned> spec_by_pid_;
+    /// By PID id - pid_id_base: ids come from one node counter (the first process gets 1001,
+    /// ergo-semantics.md §1.1) and are never reused, so the table is dense (no tree node per
+    /// spawn). Missing ids are {nullptr, nullptr}.
+    static constexpr std::uint64_t pid_id_base = 1001;
+    std::vector<Spawned> spec_by_pid_;
+    const Spawned* spawned(const runtime::PID& pid) const {
+        const std::uint64_t index = pid.id - pid_id_base; // wraps for smaller ids: no entry
+        return index < spec_by_pid_.size() && spec_by_pid_[index].spec != nullptr
+                   ? &spec_by_pid_[index]
+                   : nullptr;
+    }
     std::set<std::uint64_t> crash_armed_;
 };
 

@@ -3,10 +3,13 @@
 // Part of scenarios/: uses runtime/ and nlohmann_json.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "runtime/gen.hpp"
 #include "runtime/message.hpp"
 #include "scenarios/topology.hpp"
 
@@ -15,6 +18,24 @@ namespace routesim::scenarios {
 /// A JSON message payload. `type` is read once when the message is made.
 class JsonMessage {
 public:
+    /// What a routing rule made of this message, kept with it: the value is immutable, so a
+    /// message routed again by the same rule (a campaign's shared workload message) skips
+    /// the field lookup, the hash and the key text. `rule` identifies the rule (compared,
+    /// never ordered or printed); null until a rule routed the message.
+    struct RouteMemo {
+        const void* rule = nullptr;
+        runtime::Atom name;
+        bool hashed = false; // a hash rule hashed a field; `key` is its key_text
+        std::string key;
+        std::uint64_t key_hash = 0; // FNV-1a 64 of `key`, as the trace hashes it
+    };
+    /// A reply made for this message by one worker identity (MessageCache's receipts).
+    struct Receipt {
+        std::string name; // MessageCache::ReceiptBy::name, owned
+        runtime::PID pid;
+        runtime::Message message;
+    };
+
     explicit JsonMessage(Json value) {
         auto body = std::make_shared<Body>();
         auto found = value.find("type");
@@ -30,11 +51,22 @@ public:
     std::string_view message_type() const { return body_->type; }
     /// Compact JSON with sorted keys (nlohmann's objects are ordered maps).
     std::string describe() const { return body_->value.dump(); }
+    /// The memo of the last rule that routed this message. Mutable state of a shared value:
+    /// one thread only, as the runs that share messages (one campaign worker process).
+    RouteMemo& route_memo() const { return body_->route_memo; }
+    /// Receipts stored for this message (MessageCache: only its workload messages keep any).
+    std::vector<Receipt>& receipts() const { return body_->receipts; }
+    /// True for a message that MessageCache shares between runs.
+    bool is_shared() const { return body_->shared; }
+    void mark_shared() const { body_->shared = true; }
 
 private:
     struct Body {
         Json value;
         std::string type;
+        mutable RouteMemo route_memo;
+        mutable std::vector<Receipt> receipts;
+        mutable bool shared = false;
     };
     // One pointer, so the payload is stored inline in runtime::Message.
     std::shared_ptr<const Body> body_;

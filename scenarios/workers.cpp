@@ -28,7 +28,7 @@ Worker::Worker(Harness& harness, const Node& spec)
     : harness_(harness),
       spec_(spec),
       classes_(harness.classes(spec)),
-      terminate_delay_(harness.draw_terminate_delay(spec)) {
+      terminate_delay_(harness.draw_terminate_delay(spec, classes_)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
 }
 
@@ -40,7 +40,7 @@ runtime::Status Worker::init(const runtime::Args&) {
     NodeStats& stats = harness_.stats(spec_);
     stats_ = &stats; // std::map nodes are stable: no lookup per message
     stats.inits++;
-    harness_.note_spawn(spec_, self());
+    harness_.note_spawn(spec_, classes_, stats, self());
     const InitFailure& failure = spec_.behaviour.init;
     if (failure.fail || stats.inits <= failure.fail_first) {
         return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
@@ -49,7 +49,7 @@ runtime::Status Worker::init(const runtime::Args&) {
         stats.fail_next--;
         return runtime::stop(runtime::Error::text("init failed (fail_spawns)"));
     }
-    if (harness_.draw_spawn_failure(spec_)) {
+    if (harness_.draw_spawn_failure(spec_, classes_)) {
         return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
     }
     return runtime::ok();
@@ -103,11 +103,10 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
         if (spec_.behaviour.reply) {
             MessageCache* cache = harness_.cache;
             const MessageCache::ReceiptBy by{spec_.name, self()};
-            if (cache != nullptr) {
-                if (const runtime::Message* cached = cache->find_receipt(message, by)) {
-                    (void)process().send(from, *cached); // the same value, shared
-                    break;
-                }
+            const runtime::Message* cached = cache != nullptr ? cache->find_receipt(message, by) : nullptr;
+            if (cached != nullptr && cached->type_name() == "Receipt") {
+                (void)process().send(from, *cached); // the same value, shared
+                break;
             }
             // Built member by member: nlohmann's initializer lists copy every value twice.
             Json receipt = Json::object();
@@ -116,7 +115,7 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
             receipt["of"] = json != nullptr ? json->json() : message_json(message);
             receipt["by"] = identity();
             runtime::Message made = json_message(std::move(receipt));
-            if (cache != nullptr) {
+            if (cache != nullptr && cached == nullptr) {
                 cache->store_receipt(message, by, made);
             }
             (void)process().send(from, std::move(made));
@@ -158,13 +157,26 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
     }
     switch (knobs.type) {
     case BehaviourType::Echo: {
+        // A campaign's shared request gets the reply this worker identity made for it in an
+        // earlier run: the same value (a message's bodies are all sent, or all called, so
+        // its stored replies are Replies; the type check only guards that).
+        MessageCache* cache = harness_.cache;
+        const MessageCache::ReceiptBy by{spec_.name, self()};
+        const runtime::Message* cached = cache != nullptr ? cache->find_receipt(request, by) : nullptr;
+        if (cached != nullptr && cached->type_name() == "Reply") {
+            return runtime::act::CallReply::value(*cached);
+        }
         // Built member by member, as handle_message's receipt (no initializer-list copies).
         Json reply = Json::object();
         reply["type"] = "Reply";
         const auto* json = request.get<JsonMessage>();
         reply["of"] = json != nullptr ? json->json() : message_json(request);
         reply["by"] = identity();
-        return runtime::act::CallReply::value(json_message(std::move(reply)));
+        runtime::Message made = json_message(std::move(reply));
+        if (cache != nullptr && cached == nullptr) {
+            cache->store_receipt(request, by, made);
+        }
+        return runtime::act::CallReply::value(std::move(made));
     }
     case BehaviourType::Sink:
         return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));

@@ -181,7 +181,10 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
             segments.emplace_back(process->name().text());
             std::string target;
             for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
-                target += (target.empty() ? "" : "/") + *segment;
+                if (!target.empty()) {
+                    target += '/';
+                }
+                target += *segment;
             }
             const auto resolved = resolve_target(const_cast<Harness&>(harness_), target);
             return resolved.has_value() && *resolved == pid ? std::optional(target) : std::nullopt;

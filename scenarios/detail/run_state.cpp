@@ -14,6 +14,16 @@ namespace routesim::scenarios::detail {
 namespace trace = runtime::trace;
 
 void Tally::on_event(const sim::TraceEvent& event) {
+    // Every event of the run comes here: the common ones (another kind, or a take that is not
+    // counted) leave after a compare or two.
+    const std::uint64_t kind = event.kind.hash;
+    if (kind == trace::take.hash ? !count_taken_ : kind != trace::route_restart.hash) [[likely]] {
+        return;
+    }
+    count(event);
+}
+
+void Tally::count(const sim::TraceEvent& event) {
     if (properties::is_kind(event, trace::take)) {
         if (!count_taken_) {
             return;
@@ -177,7 +187,13 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
             client.to_name = runtime::Atom(source.to);
         }
     }
-    runtime::Process* process = node_.find(client.from);
+    // Names are unique, and a process's own name is set and cleared with its registry entry
+    // (a terminated one is never found): the cached PID answers as the registry would.
+    runtime::Process* process = node_.find(client.from_pid);
+    if (process == nullptr || process->name() != client.from) {
+        process = node_.find(client.from);
+        client.from_pid = process != nullptr ? process->pid() : runtime::PID{};
+    }
     if (process == nullptr) {
         // The client was stopped by a timeline kill or exit (ergo-semantics.md §2.1: a sender
         // that is not alive gets ErrNotAllowed).
@@ -186,8 +202,12 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
     }
     std::optional<runtime::PID> target;
     if (client.to_name.has_value()) {
-        if (auto pid = node_.process_pid(*client.to_name)) {
+        const runtime::Process* cached = node_.find(client.to_pid);
+        if (cached != nullptr && cached->name() == *client.to_name) {
+            target = client.to_pid;
+        } else if (auto pid = node_.process_pid(*client.to_name)) {
             target = pid.value();
+            client.to_pid = pid.value();
         }
     } else {
         target = harness_.resolve(source.to);

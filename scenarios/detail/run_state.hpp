@@ -79,6 +79,9 @@ public:
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
 
 private:
+    /// The counting part of on_event, out of line (the common events return before it).
+    void count(const sim::TraceEvent& event);
+
     bool count_taken_;
     /// By pid id: ids come from a node counter, so a dense vector (ids past `dense_max` go to
     /// the map).
@@ -207,6 +210,11 @@ private:
         /// `to` when it is a single registered name (no path): looked up by this atom per
         /// message, as resolve_target would, without interning the text again.
         std::optional<runtime::Atom> to_name;
+        /// The PIDs `from` and `to_name` were last registered to (empty until found): a live
+        /// process that still bears the name is the one the registry holds, so a message
+        /// costs a table index instead of two registry lookups.
+        runtime::PID from_pid;
+        runtime::PID to_pid;
     };
     std::vector<SourceClient> source_clients_;
     std::size_t next_pin_ = 0;
