@@ -108,7 +108,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     if (behavior == nullptr) {
         // §2.8 steps 2-3: the PID was allocated before the factory ran; keep its table slot
         // (empty) so that IDs stay dense and are never reused.
-        RS_ASSERT(pid.id - first_pid_id_ == table_.size());
+        RS_ASSERT(pid.id - first_pid_id == table_.size());
         table_.push_back(nullptr);
         table_size_ = table_.size();
         return sim::fail(Error::text("factory function must return non nil value"));
@@ -123,7 +123,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     Process& process = *owned;
     process.id_lanes_ = id_lanes(pid.id);
     process.behavior_->process_ = &process;
-    RS_ASSERT(pid.id - first_pid_id_ == table_.size());
+    RS_ASSERT(pid.id - first_pid_id == table_.size());
     table_.push_back(std::move(owned));
     table_size_ = table_.size();
     live_count_++;
@@ -195,7 +195,7 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
         deliver_exit(process.pid_, target, MessageExitPID{process.pid_, reason});
     }
     drop_queued(process, "init_failed");
-    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
     has_graveyard_ = true;
 }
 

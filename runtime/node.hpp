@@ -45,6 +45,10 @@ struct NodeOptions {
 /// The whole runtime of one run. Registers itself as the World's step runner.
 class Node final : public sim::StepRunner {
 public:
+    /// The id of the first process spawned on a node (§1.1); ids then count up and are never
+    /// reused in a run.
+    static constexpr std::uint64_t first_pid_id = 1001;
+
     Node(sim::World& world, NodeOptions options);
     ~Node() override;
     Node(const Node&) = delete;
@@ -257,14 +261,12 @@ private:
     /// The table entry of process id `id` (any state), or nullptr. Inline: the hot path.
     Process* slot(std::uint64_t id) const {
         // One unsigned compare: an id below the first wraps around to a huge index.
-        if (id - first_pid_id_ >= table_size_) {
+        if (id - first_pid_id >= table_size_) {
             return nullptr;
         }
-        return table_[id - first_pid_id_].get();
+        return table_[id - first_pid_id].get();
     }
     void schedule_unbusy(Process& process, sim::Duration cost);
-
-    static constexpr std::uint64_t first_pid_id_ = 1001; // the first user process (§1.1)
 
     sim::World& world_;
     sim::FaultSiteId take_site_;

@@ -422,7 +422,7 @@ void Node::teardown(Process& process, const Error& reason) {
                                  {trace::level, "error"},
                                  {trace::text, "panic in terminate"}});
     }
-    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id_]));
+    graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
     has_graveyard_ = true;
 }
 

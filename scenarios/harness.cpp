@@ -74,18 +74,8 @@ const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
     if (json == nullptr || !json->is_shared()) {
         return nullptr;
     }
-    // ReceiptBy's equality, one loop per case: unnamed workers (most route and pool workers)
-    // compare PIDs only.
-    if (by.name.empty()) {
-        for (const JsonMessage::Receipt& receipt : json->receipts()) {
-            if (receipt.pid == by.pid && receipt.name.empty()) {
-                return &receipt.message;
-            }
-        }
-        return nullptr;
-    }
     for (const JsonMessage::Receipt& receipt : json->receipts()) {
-        if (receipt.name == by.name) {
+        if (ReceiptBy{receipt.name, receipt.pid} == by) {
             return &receipt.message;
         }
     }
@@ -244,8 +234,8 @@ sim::Duration Harness::draw_terminate_delay(const Node& spec, const FaultClasses
 void Harness::note_spawn(const Node& spec, const FaultClasses& node_classes, NodeStats& stats,
                          const runtime::PID& pid) {
     stats.incarnations.push_back(pid);
-    RS_ASSERT(pid.id >= pid_id_base);
-    const std::uint64_t index = pid.id - pid_id_base;
+    RS_ASSERT(pid.id >= runtime::Node::first_pid_id);
+    const std::uint64_t index = pid.id - runtime::Node::first_pid_id;
     if (index >= spec_by_pid_.size()) {
         spec_by_pid_.resize(index + 16 + index / 2);
     }

@@ -223,13 +223,11 @@ private:
         const Node* spec = nullptr;
         const FaultClasses* classes = nullptr;
     };
-    /// By PID id - pid_id_base: ids come from one node counter (the first process gets 1001,
-    /// ergo-semantics.md §1.1) and are never reused, so the table is dense (no tree node per
-    /// spawn). Missing ids are {nullptr, nullptr}.
-    static constexpr std::uint64_t pid_id_base = 1001;
+    /// By PID id - Node::first_pid_id: ids come from one node counter and are never reused,
+    /// so the table is dense (no tree node per spawn). Missing ids are {nullptr, nullptr}.
     std::vector<Spawned> spec_by_pid_;
     const Spawned* spawned(const runtime::PID& pid) const {
-        const std::uint64_t index = pid.id - pid_id_base; // wraps for smaller ids: no entry
+        const std::uint64_t index = pid.id - runtime::Node::first_pid_id; // smaller ids wrap: no entry
         return index < spec_by_pid_.size() && spec_by_pid_[index].spec != nullptr
                    ? &spec_by_pid_[index]
                    : nullptr;

@@ -94,6 +94,28 @@ std::string Worker::key_of(const runtime::Message& message) const {
     return key->is_string() ? key->get<std::string>() : key->dump();
 }
 
+runtime::Message Worker::echo_reply(const runtime::Message& of, std::string_view type) {
+    MessageCache* cache = harness_.cache;
+    const MessageCache::ReceiptBy by{spec_.name, self()};
+    const runtime::Message* cached = cache != nullptr ? cache->find_receipt(of, by) : nullptr;
+    // A message's bodies are all sent or all called, so its stored answers all have one type;
+    // the check only guards that.
+    if (cached != nullptr && cached->type_name() == type) {
+        return *cached;
+    }
+    // Built member by member: nlohmann's initializer lists copy every value twice.
+    Json reply = Json::object();
+    reply["type"] = type;
+    const auto* json = of.get<JsonMessage>();
+    reply["of"] = json != nullptr ? json->json() : message_json(of);
+    reply["by"] = identity();
+    runtime::Message made = json_message(std::move(reply));
+    if (cache != nullptr && cached == nullptr) {
+        cache->store_receipt(of, by, made);
+    }
+    return made;
+}
+
 runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::Message& message) {
     if (!take(message)) {
         return runtime::stop(runtime::Error::panic());
@@ -101,24 +123,7 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
     switch (spec_.behaviour.type) {
     case BehaviourType::Echo:
         if (spec_.behaviour.reply) {
-            MessageCache* cache = harness_.cache;
-            const MessageCache::ReceiptBy by{spec_.name, self()};
-            const runtime::Message* cached = cache != nullptr ? cache->find_receipt(message, by) : nullptr;
-            if (cached != nullptr && cached->type_name() == "Receipt") {
-                (void)process().send(from, *cached); // the same value, shared
-                break;
-            }
-            // Built member by member: nlohmann's initializer lists copy every value twice.
-            Json receipt = Json::object();
-            receipt["type"] = "Receipt";
-            const auto* json = message.get<JsonMessage>();
-            receipt["of"] = json != nullptr ? json->json() : message_json(message);
-            receipt["by"] = identity();
-            runtime::Message made = json_message(std::move(receipt));
-            if (cache != nullptr && cached == nullptr) {
-                cache->store_receipt(message, by, made);
-            }
-            (void)process().send(from, std::move(made));
+            (void)process().send(from, echo_reply(message, "Receipt"));
         }
         break;
     case BehaviourType::Sink:
@@ -156,28 +161,8 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
         return runtime::act::CallReply::later();
     }
     switch (knobs.type) {
-    case BehaviourType::Echo: {
-        // A campaign's shared request gets the reply this worker identity made for it in an
-        // earlier run: the same value (a message's bodies are all sent, or all called, so
-        // its stored replies are Replies; the type check only guards that).
-        MessageCache* cache = harness_.cache;
-        const MessageCache::ReceiptBy by{spec_.name, self()};
-        const runtime::Message* cached = cache != nullptr ? cache->find_receipt(request, by) : nullptr;
-        if (cached != nullptr && cached->type_name() == "Reply") {
-            return runtime::act::CallReply::value(*cached);
-        }
-        // Built member by member, as handle_message's receipt (no initializer-list copies).
-        Json reply = Json::object();
-        reply["type"] = "Reply";
-        const auto* json = request.get<JsonMessage>();
-        reply["of"] = json != nullptr ? json->json() : message_json(request);
-        reply["by"] = identity();
-        runtime::Message made = json_message(std::move(reply));
-        if (cache != nullptr && cached == nullptr) {
-            cache->store_receipt(request, by, made);
-        }
-        return runtime::act::CallReply::value(std::move(made));
-    }
+    case BehaviourType::Echo:
+        return runtime::act::CallReply::value(echo_reply(request, "Reply"));
     case BehaviourType::Sink:
         return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));
     case BehaviourType::KeyedState: {

@@ -34,6 +34,10 @@ private:
     bool take(const runtime::Message& message);
     /// What "by" says: the node's name, else the printed PID (made once, on first use).
     const Json& identity();
+    /// An echo's answer to `of`: {"type": type, "of": <of's JSON>, "by": identity()}. A
+    /// campaign's shared message gets the one this worker identity made for it in an earlier
+    /// run (MessageCache): the same value.
+    runtime::Message echo_reply(const runtime::Message& of, std::string_view type);
     std::string key_of(const runtime::Message& message) const;
 
     Harness& harness_;
