@@ -369,5 +369,25 @@ TEST(TakeWatch, WatchedProcessPanicsAtTheTakeTheHookPicks) {
     EXPECT_EQ(f.node.watch_takes(watched, true).error(), Err::ProcessUnknown);
 }
 
+// A planned take.panic fault is a panic in the callback that would take the item, so it only
+// ever fires at a message or a call: an exit signal is handled by the runtime, not by user
+// code, and still terminates the linker with its own reason (§3.2).
+TEST(TakePanicFault, NeverFiresAtAnExitSignal) {
+    Fixture f;
+    ProbeLog a_log;
+    ProbeLog b_log;
+    const PID a = f.node.spawn(probe(a_log), {}, {}).value();
+    const PID b = f.node.spawn(probe(b_log), {}, {}).value();
+    run_in(f, b, [a](LambdaActor& self) { return must(self.process().link(a)); });
+    sim::FaultPlan& plan = f.world.faults();
+    plan.add_rule(sim::FaultRule{.site = "take.panic", .probability_ppb = 1'000'000'000});
+    ASSERT_TRUE(f.node.kill(a));
+    f.run();
+    ASSERT_TRUE(b_log.reason.has_value());
+    EXPECT_EQ(b_log.reason->unwrap(), Error::kill());
+    EXPECT_EQ(plan.occurrences(plan.site("take.panic")), 0U);
+    EXPECT_TRUE(f.events("fault").empty());
+}
+
 } // namespace
 } // namespace routesim::runtime

@@ -148,20 +148,20 @@ void Node::resume_call(Process& process) {
 }
 
 bool Node::take_panics(Process& process, const MailboxMessage& message) {
-    sim::FaultPlan& faults = world_.faults();
-    if (faults.is_armed(take_site_) &&
-        faults.should_fire(take_site_, now(), process.behavior_->behavior_name())) {
-        after_callback(process, runtime::stop(Error::panic()));
-        return true;
-    }
-    const bool is_message_or_call =
-        message.type == MailboxType::Regular || message.type == MailboxType::Request;
-    if (!process.take_watched_ || !is_message_or_call || !take_panic_hook_ ||
-        !take_panic_hook_(process.pid_)) {
+    // Only an item that a callback would take can panic there: a message or a call. Exits and
+    // system items are handled by the runtime or the behaviour's own loop, not by user code.
+    if (message.type != MailboxType::Regular && message.type != MailboxType::Request) {
         return false;
     }
-    // As a panic in the callback that would have taken the item (§3.2; §6.2 for a
-    // Supervisor, which recovers it).
+    sim::FaultPlan& faults = world_.faults();
+    const bool planned = faults.is_armed(take_site_) &&
+                         faults.should_fire(take_site_, now(), process.behavior_->behavior_name());
+    if (!planned &&
+        (!process.take_watched_ || !take_panic_hook_ || !take_panic_hook_(process.pid_))) {
+        return false;
+    }
+    // Either way, as a panic in the callback that would have taken the item (§3.2; §6.2 for a
+    // Supervisor, which recovers it and shuts its children down first).
     process.flags_.in_step = true;
     const Status status = invoke(process, [&process] { return process.behavior_->process_panic(); });
     after_callback(process, status);

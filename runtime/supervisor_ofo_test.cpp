@@ -396,6 +396,27 @@ TEST(SupervisorCallback, InjectedTakePanicStartsGracefulShutdown) {
     EXPECT_EQ(f.events("log").back().text("text"), "panic in supervisor callback");
 }
 
+// §6.2: a planned take.panic fault (the world's FaultPlan, as random fault mixes use it) is
+// recovered like the hook's: a graceful shutdown, not an abrupt end that strands the children.
+TEST(SupervisorCallback, PlannedTakePanicStartsGracefulShutdown) {
+    Fixture f;
+    SupervisorLog log;
+    const PID sup = f.node.spawn(supervisor_factory(three_children(), &log), {}, {}).value();
+    f.world.faults().add_rule(
+        sim::FaultRule{.site = "take.panic", .trigger = sim::FaultTrigger::Nth, .nth = 1});
+    ASSERT_TRUE(f.node.send(sup, Text{"x"}));
+    f.run();
+    ASSERT_EQ(f.events("fault").size(), 1U);
+    ASSERT_TRUE(log.terminated.has_value());
+    EXPECT_TRUE(log.terminated->is(TerminateReason::Panic));
+    ASSERT_EQ(f.events("sup_shutdown").size(), 1U);
+    EXPECT_EQ(f.events("sup_shutdown")[0].number("waiting"), 3);
+    const auto exits = f.events("exit");
+    ASSERT_EQ(exits.size(), 4U); // three children, then the supervisor
+    EXPECT_EQ(exits.back().number("pid"), static_cast<std::int64_t>(sup.id));
+    EXPECT_EQ(f.events("log").back().text("text"), "panic in supervisor callback");
+}
+
 // §4.2, §6.2: a handle_call value is replied even when an error comes with it.
 TEST(SupervisorCallback, CallValueIsRepliedEvenWithAnError) {
     Fixture f;
