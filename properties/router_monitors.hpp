@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/node.hpp"
@@ -152,13 +153,13 @@ private:
     struct Child {
         std::uint64_t pid = 0;
         std::string route; // from route_init; empty until known
-        Witness spawned;
+        KeptWitness spawned;
     };
     struct Orphan {
         std::uint64_t router = 0;
         std::string route;
-        Witness spawned;
-        Witness failed;
+        KeptWitness spawned;
+        KeptWitness failed;
     };
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
     std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
@@ -209,8 +210,18 @@ private:
     };
     void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
     void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+    /// The state of router `pid`, or nullptr. Most takes are a worker's or a client's: pids
+    /// outside the range of the routers' are turned away without a search.
+    State* find_router(std::uint64_t pid) {
+        return routers_.empty() || pid < routers_.front().first || pid > routers_.back().first
+                   ? nullptr
+                   : find_router_slow(pid);
+    }
+    State* find_router_slow(std::uint64_t pid);
+    /// The state of router `pid`, added empty when new.
+    State& router_state(std::uint64_t pid);
 
-    std::map<std::uint64_t, State> routers_; // by router pid id
+    std::vector<std::pair<std::uint64_t, State>> routers_; // by router pid id, sorted (few)
 };
 
 } // namespace routesim::properties
