@@ -156,44 +156,49 @@ KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t ke
 
 void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, route_key)) {
-        const std::uint64_t router = field_uint(event, layout::route_key::router);
-        const sim::TraceField* key_field = find_field(event, layout::route_key::key);
-        const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
-        const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
-        const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
-        const std::string_view name = field_text(event, layout::route_key::name);
-        bool added = false;
-        Chosen& slot = slot_of(router, key_hash, key, added);
-        if (added) {
-            slot.key = keep(key);
-            slot.name = keep(name);
-            slot.seq = event.seq;
-            slot.at = event.at;
-        }
-        // The wait refers to kept texts: the slot's, or a new one for a name that differs.
-        const bool same_route = text(slot.name) == name;
-        const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
-                            event.at};
-        if (!same_route) {
-            report(event.at,
-                   "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
-                       quoted(name) + ", but earlier sent the same key to route " +
-                       quoted(text(slot.name)) + " (one key maps to one route for the run)",
-                   {key_witness(router, key, text(slot.name), slot.seq, slot.at),
-                    key_witness(router, key, name, event.seq, event.at)});
-        }
-        auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
-                                    [&](const Awaiting& entry) { return entry.router == router; });
-        if (waiting == awaiting_.end()) {
-            awaiting_.push_back(wait);
-        } else {
-            *waiting = wait;
-        }
-        return;
+        on_route_key(event);
+    } else if (!awaiting_.empty()) {
+        on_awaited(event);
     }
-    if (awaiting_.empty()) {
-        return;
+}
+
+void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, layout::route_key::router);
+    const sim::TraceField* key_field = find_field(event, layout::route_key::key);
+    const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
+    const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
+    const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
+    const std::string_view name = field_text(event, layout::route_key::name);
+    bool added = false;
+    Chosen& slot = slot_of(router, key_hash, key, added);
+    if (added) {
+        slot.key = keep(key);
+        slot.name = keep(name);
+        slot.seq = event.seq;
+        slot.at = event.at;
     }
+    // The wait refers to kept texts: the slot's, or a new one for a name that differs.
+    const bool same_route = text(slot.name) == name;
+    const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
+                        event.at};
+    if (!same_route) {
+        report(event.at,
+               "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
+                   quoted(name) + ", but earlier sent the same key to route " +
+                   quoted(text(slot.name)) + " (one key maps to one route for the run)",
+               {key_witness(router, key, text(slot.name), slot.seq, slot.at),
+                key_witness(router, key, name, event.seq, event.at)});
+    }
+    auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
+                                [&](const Awaiting& entry) { return entry.router == router; });
+    if (waiting == awaiting_.end()) {
+        awaiting_.push_back(wait);
+    } else {
+        *waiting = wait;
+    }
+}
+
+void KeyAffinity::on_awaited(const sim::TraceEvent& event) {
     const bool routed = is_kind(event, trace::route);
     if (!routed && !is_kind(event, trace::take)) {
         return;
@@ -240,6 +245,10 @@ void AtomicInit::on_event(const sim::TraceEvent& event) {
         }
         return;
     }
+    on_other(event);
+}
+
+void AtomicInit::on_other(const sim::TraceEvent& event) {
     if (is_kind(event, trace::spawn)) {
         const std::uint64_t pid = field_uint(event, trace::pid);
         auto parent = in_init_.find(field_uint(event, trace::parent));
@@ -330,7 +339,13 @@ void CounterConsistency::on_event(const sim::TraceEvent& event) {
         if (State* state = find_router(pid)) {
             on_take(pid, *state, event);
         }
-    } else if (is_kind(event, trace::route)) {
+        return;
+    }
+    on_other(event);
+}
+
+void CounterConsistency::on_other(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::route)) {
         const std::uint64_t router = field_uint(event, layout::route::router);
         on_route(router, router_state(router), event);
     } else if (is_kind(event, trace::route_restart)) {

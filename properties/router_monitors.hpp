@@ -126,6 +126,10 @@ private:
     Text keep(std::string_view text);
     /// The slot of (router, key): found, or a free one to fill (added is then true).
     Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key, bool& added);
+    // on_event's branches, out of line so that the commonest call (a take while no key awaits
+    // its route) returns after two comparisons.
+    void on_route_key(const sim::TraceEvent& event);
+    void on_awaited(const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
@@ -161,6 +165,9 @@ private:
         KeptWitness spawned;
         KeptWitness failed;
     };
+    // on_event past a take (out of line: most events are takes, which end every Init).
+    void on_other(const sim::TraceEvent& event);
+
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
     std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
 };
@@ -210,6 +217,8 @@ private:
     };
     void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
     void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+    // on_event past a take (out of line: most events are takes by workers and clients).
+    void on_other(const sim::TraceEvent& event);
     /// The state of router `pid`, or nullptr. Most takes are a worker's or a client's: pids
     /// outside the range of the routers' are turned away without a search.
     State* find_router(std::uint64_t pid) {
