@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <system_error>
 
 #include "sim/assert.hpp"
 
@@ -11,9 +12,11 @@ namespace routesim::properties {
 
 std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
                                        std::size_t capacity) {
+    // Each part goes straight into `out` (numbers too), so that keeping a witness costs few
+    // more instructions than the bytes it writes.
     std::size_t used = 0;
     const auto put = [&](std::string_view part) {
-        if (used + part.size() > capacity) {
+        if (part.size() > capacity - used) {
             return false;
         }
         if (!part.empty()) { // an empty view may have no data pointer
@@ -22,38 +25,49 @@ std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
         }
         return true;
     };
+    const auto put_char = [&](char c) {
+        if (used == capacity) {
+            return false;
+        }
+        out[used++] = c;
+        return true;
+    };
+    const auto put_number = [&](auto number) {
+        const std::to_chars_result written = std::to_chars(out + used, out + capacity, number);
+        if (written.ec != std::errc()) {
+            return false;
+        }
+        used = static_cast<std::size_t>(written.ptr - out);
+        return true;
+    };
     if (!put(event.kind.name)) {
         return std::nullopt;
     }
     for (std::size_t i = 0; i < event.field_count; i++) {
         const sim::TraceField& field = event.fields[i];
-        if (!put(" ") || !put(field.key.name) || !put("=")) {
+        if (!put_char(' ') || !put(field.key.name) || !put_char('=')) {
             return std::nullopt;
         }
-        char number[24];
-        std::string_view value;
+        bool fits = true;
         switch (field.value.type()) {
-        case sim::TraceValue::Type::Int: {
-            const auto written = std::to_chars(number, number + sizeof number, field.value.as_int());
-            value = std::string_view(number, static_cast<std::size_t>(written.ptr - number));
+        case sim::TraceValue::Type::Int:
+            fits = put_number(field.value.as_int());
             break;
-        }
-        case sim::TraceValue::Type::Uint: {
-            const auto written = std::to_chars(number, number + sizeof number, field.value.as_uint());
-            value = std::string_view(number, static_cast<std::size_t>(written.ptr - number));
+        case sim::TraceValue::Type::Uint:
+            fits = put_number(field.value.as_uint());
             break;
-        }
         case sim::TraceValue::Type::Bool:
-            value = field.value.as_bool() ? "true" : "false";
+            fits = put(field.value.as_bool() ? "true" : "false");
             break;
         case sim::TraceValue::Type::Text:
-            value = field.value.as_text();
+            fits = put(field.value.as_text());
             break;
         }
-        if (!put(value)) {
+        if (!fits) {
             return std::nullopt;
         }
     }
+    RS_ASSERT(used <= capacity);
     return used;
 }
 

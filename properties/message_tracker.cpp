@@ -1,5 +1,5 @@
 // MessageTracker: the message checks of message_conservation, pair_fifo and
-// sender_preservation over one record per message id.
+// sender_preservation over one record per message id, and MessageMonitor, their shared base.
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/message_tracker.hpp"
 
@@ -20,6 +20,17 @@ constexpr std::uint64_t no_message = 0;
 
 // take, drop and preserve all put the id second.
 constexpr FieldAt id_second{runtime::trace::id, 1};
+
+// field_uint, with find_field's fast path (the field where its emitter puts it) inline: the
+// tracker reads three to five fields of most events.
+[[gnu::always_inline]] inline std::uint64_t hop_field(const sim::TraceEvent& event,
+                                                     const FieldAt& at) {
+    if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
+        event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
+        return event.fields[at.position].value.as_uint();
+    }
+    return field_uint(event, at);
+}
 
 } // namespace
 
@@ -365,42 +376,98 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
     }
 }
 
-void MessageTracker::on_event(const sim::TraceEvent& event) {
+// Inlined into MessageMonitor::on_event (below): an event is one call into the message checks.
+[[gnu::always_inline]] inline void MessageTracker::apply(const sim::TraceEvent& event) {
     // The commonest kinds first: a take, a send and a forward are most of a run's events.
     if (is_kind(event, trace::take)) {
         on_hop(HopEvent{.hop = Hop::Take,
-                        .id = field_uint(event, layout::take::id),
-                        .by = field_uint(event, layout::take::pid),
-                        .from = field_uint(event, layout::take::from)},
+                        .id = hop_field(event, layout::take::id),
+                        .by = hop_field(event, layout::take::pid),
+                        .from = hop_field(event, layout::take::from)},
                event);
     } else if (is_kind(event, trace::send)) {
         on_hop(HopEvent{.hop = Hop::Send,
-                        .id = field_uint(event, layout::send::id),
-                        .by = field_uint(event, layout::send::from),
-                        .to = field_uint(event, layout::send::to),
-                        .queue = field_uint(event, layout::send::queue)},
+                        .id = hop_field(event, layout::send::id),
+                        .by = hop_field(event, layout::send::from),
+                        .to = hop_field(event, layout::send::to),
+                        .queue = hop_field(event, layout::send::queue)},
                event);
     } else if (is_kind(event, trace::forward)) {
         on_hop(HopEvent{.hop = Hop::Forward,
-                        .id = field_uint(event, layout::forward::id),
-                        .by = field_uint(event, layout::forward::by),
-                        .to = field_uint(event, layout::forward::to),
-                        .from = field_uint(event, layout::forward::from),
-                        .queue = field_uint(event, layout::forward::queue)},
+                        .id = hop_field(event, layout::forward::id),
+                        .by = hop_field(event, layout::forward::by),
+                        .to = hop_field(event, layout::forward::to),
+                        .from = hop_field(event, layout::forward::from),
+                        .queue = hop_field(event, layout::forward::queue)},
                event);
     } else if (is_kind(event, trace::drop)) {
         on_hop(HopEvent{.hop = Hop::Drop,
-                        .id = field_uint(event, layout::drop::id),
-                        .by = field_uint(event, layout::drop::pid)},
+                        .id = hop_field(event, layout::drop::id),
+                        .by = hop_field(event, layout::drop::pid)},
                event);
     } else if (is_kind(event, trace::preserve)) {
         on_hop(HopEvent{.hop = Hop::Preserve,
-                        .id = field_uint(event, id_second),
+                        .id = hop_field(event, id_second),
                         .by = field_uint(event, trace::pid)},
                event);
     } else {
         on_other(event);
     }
+}
+
+void MessageTracker::on_event(const sim::TraceEvent& event) {
+    apply(event);
+}
+
+// -- the message monitors -----------------------------------------------------------------
+
+MessageMonitor::MessageMonitor(MessageCheck check)
+    : check_(check), tracker_(std::make_shared<MessageTracker>(static_cast<std::uint32_t>(check))) {
+}
+
+MessageMonitor::~MessageMonitor() = default;
+
+void MessageMonitor::share_state_with(Monitor& earlier) {
+    auto* lead = dynamic_cast<MessageMonitor*>(&earlier);
+    if (lead == nullptr || !lead->feeds_ || !feeds_) {
+        return;
+    }
+    lead->tracker_->add_checks(static_cast<std::uint32_t>(check_));
+    lead->followers_.push_back(this);
+    tracker_ = lead->tracker_;
+    feeds_ = false;
+}
+
+void MessageMonitor::reset() {
+    if (feeds_) {
+        tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
+    }
+}
+
+bool MessageMonitor::watches(const sim::TraceKey& kind) const {
+    return feeds_ && tracker_->watches(kind); // a follower gets its findings from the lead
+}
+
+void MessageMonitor::on_event(const sim::TraceEvent& event) {
+    if (!feeds_) {
+        return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
+    }
+    tracker_->apply(event);
+    std::vector<MessageTracker::Finding>& findings = tracker_->findings();
+    if (findings.empty()) {
+        return;
+    }
+    for (MessageTracker::Finding& finding : findings) {
+        MessageMonitor* owner = this;
+        for (MessageMonitor* follower : followers_) {
+            if (follower->check_ == finding.check) {
+                owner = follower;
+            }
+        }
+        RS_ASSERT(owner->check_ == finding.check);
+        owner->report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
+    }
+    findings.clear();
 }
 
 } // namespace routesim::properties

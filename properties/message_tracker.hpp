@@ -107,6 +107,10 @@ private:
         bool used = false;
     };
 
+    friend class MessageMonitor; // feeds events through apply()
+
+    /// on_event's body, inlined into MessageMonitor::on_event.
+    void apply(const sim::TraceEvent& event);
     bool runs(MessageCheck check) const { return (checks_ & static_cast<std::uint32_t>(check)) != 0; }
     void add(MessageCheck check, const sim::TraceEvent& event, std::string explanation,
              std::vector<Witness> witnesses);

@@ -29,57 +29,6 @@ std::string Ledger::to_string() const {
     return text;
 }
 
-// -- the message monitors -----------------------------------------------------------------
-
-MessageMonitor::MessageMonitor(MessageCheck check)
-    : check_(check), tracker_(std::make_shared<MessageTracker>(static_cast<std::uint32_t>(check))) {
-}
-
-MessageMonitor::~MessageMonitor() = default;
-
-void MessageMonitor::share_state_with(Monitor& earlier) {
-    auto* lead = dynamic_cast<MessageMonitor*>(&earlier);
-    if (lead == nullptr || !lead->feeds_ || !feeds_) {
-        return;
-    }
-    lead->tracker_->add_checks(static_cast<std::uint32_t>(check_));
-    lead->followers_.push_back(this);
-    tracker_ = lead->tracker_;
-    feeds_ = false;
-}
-
-void MessageMonitor::reset() {
-    if (feeds_) {
-        tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
-    }
-}
-
-bool MessageMonitor::watches(const sim::TraceKey& kind) const {
-    return feeds_ && tracker_->watches(kind); // a follower gets its findings from the lead
-}
-
-void MessageMonitor::on_event(const sim::TraceEvent& event) {
-    if (!feeds_) {
-        return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
-    }
-    tracker_->on_event(event);
-    std::vector<MessageTracker::Finding>& findings = tracker_->findings();
-    if (findings.empty()) {
-        return;
-    }
-    for (MessageTracker::Finding& finding : findings) {
-        MessageMonitor* owner = this;
-        for (MessageMonitor* follower : followers_) {
-            if (follower->check_ == finding.check) {
-                owner = follower;
-            }
-        }
-        RS_ASSERT(owner->check_ == finding.check);
-        owner->report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
-    }
-    findings.clear();
-}
-
 // -- message_conservation -----------------------------------------------------------------
 
 const Ledger& MessageConservation::ledger() const {
