@@ -36,12 +36,15 @@ void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     monitor->recorded_ = &recorded_;
     monitors_.push_back(std::move(monitor));
     kinds_.clear(); // watchers are recomputed per kind
+    kinds_mask_ = 0;
     kinds_used_ = 0;
 }
 
 void MonitorSet::index_kinds(std::size_t slots) {
+    RS_ASSERT(slots > 0 && (slots & (slots - 1)) == 0);
     std::vector<KindSlot> old = std::move(kinds_);
     kinds_.assign(slots, KindSlot{});
+    kinds_mask_ = slots - 1;
     kinds_used_ = 0;
     for (KindSlot& slot : old) {
         if (!slot.used) {
@@ -96,7 +99,7 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     // The common case inline: the kind's home slot holds it, matched by hash and text address.
     const std::vector<Monitor*>* found = nullptr;
     if (!kinds_.empty()) {
-        const KindSlot& home = kinds_[event.kind.hash & (kinds_.size() - 1)];
+        const KindSlot& home = kinds_[event.kind.hash & kinds_mask_];
         if (same_kind_address(home, event.kind)) {
             found = &home.watchers;
         }
