@@ -358,7 +358,7 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 
 // -- dispatch -----------------------------------------------------------------------------
 
-// Inlined, with the checks above, into on_event: an event is one call into the tracker.
+// Inlined, with the checks above, into apply: an event is one call into the tracker.
 [[gnu::always_inline]] inline void MessageTracker::on_hop(const HopEvent& hop,
                                                           const sim::TraceEvent& event) {
     if (hop.id == unlinked) {
