@@ -60,7 +60,11 @@ private:
         std::uint64_t queue;
         bool operator==(const PairKey&) const = default;
         std::uint64_t hash() const {
-            return sender * 0x9e3779b97f4a7c15ULL ^ receiver * 0xbf58476d1ce4e5b9ULL ^ queue;
+            const std::uint64_t mixed =
+                sender * 0x9e3779b97f4a7c15ULL ^ receiver * 0xbf58476d1ce4e5b9ULL ^ queue;
+            // The table is indexed by the low bits: fold the high ones in, where the
+            // multiplications spread nearby pids.
+            return mixed ^ (mixed >> 32);
         }
     };
     // What the checks know of one message id (plain data, no allocation per message).
