@@ -2,10 +2,6 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/monitor.hpp"
 
-#include <charconv>
-#include <cstring>
-#include <optional>
-
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
@@ -40,12 +36,15 @@ void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     monitor->recorded_ = &recorded_;
     monitors_.push_back(std::move(monitor));
     kinds_.clear(); // watchers are recomputed per kind
+    kinds_mask_ = 0;
     kinds_used_ = 0;
 }
 
 void MonitorSet::index_kinds(std::size_t slots) {
+    RS_ASSERT(slots > 0 && (slots & (slots - 1)) == 0);
     std::vector<KindSlot> old = std::move(kinds_);
     kinds_.assign(slots, KindSlot{});
+    kinds_mask_ = slots - 1;
     kinds_used_ = 0;
     for (KindSlot& slot : old) {
         if (!slot.used) {
@@ -100,7 +99,7 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     // The common case inline: the kind's home slot holds it, matched by hash and text address.
     const std::vector<Monitor*>* found = nullptr;
     if (!kinds_.empty()) {
-        const KindSlot& home = kinds_[event.kind.hash & (kinds_.size() - 1)];
+        const KindSlot& home = kinds_[event.kind.hash & kinds_mask_];
         if (same_kind_address(home, event.kind)) {
             found = &home.watchers;
         }
@@ -152,82 +151,6 @@ Monitor* MonitorSet::find(std::string_view name) const {
         }
     }
     return nullptr;
-}
-
-namespace {
-
-// Writes `kind field=value ...` into `out` (at most `capacity` bytes); returns the length,
-// or nothing when the text does not fit.
-std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
-                                       std::size_t capacity) {
-    std::size_t used = 0;
-    const auto put = [&](std::string_view part) {
-        if (used + part.size() > capacity) {
-            return false;
-        }
-        if (!part.empty()) { // an empty view may have no data pointer
-            std::memcpy(out + used, part.data(), part.size());
-            used += part.size();
-        }
-        return true;
-    };
-    if (!put(event.kind.name)) {
-        return std::nullopt;
-    }
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        const sim::TraceField& field = event.fields[i];
-        if (!put(" ") || !put(field.key.name) || !put("=")) {
-            return std::nullopt;
-        }
-        char number[24];
-        std::string_view value;
-        switch (field.value.type()) {
-        case sim::TraceValue::Type::Int: {
-            const auto written = std::to_chars(number, number + sizeof number, field.value.as_int());
-            value = std::string_view(number, static_cast<std::size_t>(written.ptr - number));
-            break;
-        }
-        case sim::TraceValue::Type::Uint: {
-            const auto written = std::to_chars(number, number + sizeof number, field.value.as_uint());
-            value = std::string_view(number, static_cast<std::size_t>(written.ptr - number));
-            break;
-        }
-        case sim::TraceValue::Type::Bool:
-            value = field.value.as_bool() ? "true" : "false";
-            break;
-        case sim::TraceValue::Type::Text:
-            value = field.value.as_text();
-            break;
-        }
-        if (!put(value)) {
-            return std::nullopt;
-        }
-    }
-    return used;
-}
-
-} // namespace
-
-std::string describe_event(const sim::TraceEvent& event) {
-    // Monitors render witnesses eagerly (a route's last change, every spawn under a router,
-    // every open call), so this is on the hot path of every checked run: the text is written
-    // into a stack buffer and copied once; a longer one is written into a growing string.
-    char buffer[256];
-    if (const std::optional<std::size_t> length = write_event(event, buffer, sizeof buffer)) {
-        return std::string(buffer, *length);
-    }
-    std::string text(1024, '\0');
-    for (;;) {
-        if (const std::optional<std::size_t> length = write_event(event, text.data(), text.size())) {
-            text.resize(*length);
-            return text;
-        }
-        text.resize(2 * text.size());
-    }
-}
-
-Witness witness_of(const sim::TraceEvent& event) {
-    return Witness{event.seq, event.at, describe_event(event)};
 }
 
 } // namespace routesim::properties

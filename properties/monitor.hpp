@@ -126,6 +126,7 @@ private:
 
     std::vector<std::unique_ptr<Monitor>> monitors_;
     std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
+    std::size_t kinds_mask_ = 0;  // kinds_.size() - 1 (when not empty)
     std::size_t kinds_used_ = 0;
     sim::World* world_ = nullptr;
     std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
@@ -159,7 +160,9 @@ inline const sim::TraceField* find_field(const sim::TraceEvent& event, const sim
 }
 
 /// A field as an emitter lays it out: key `key` at index `position` of the event's fields
-/// (properties/event_layout.hpp lists the runtime's).
+/// (properties/event_layout.hpp lists the runtime's). The readers that take one are forced
+/// inline: monitors read a few such fields of most events, and a call would cost more than
+/// the comparison.
 struct FieldAt {
     const sim::TraceKey& key;
     std::size_t position;
@@ -168,7 +171,8 @@ struct FieldAt {
 /// The field `at.key`, looked for first at its position: one comparison instead of a scan
 /// for an event laid out as its emitter does, and find_field's answer for any other layout
 /// (emitters name each field of an event once, so the first match is the only one).
-inline const sim::TraceField* find_field(const sim::TraceEvent& event, const FieldAt& at) {
+[[gnu::always_inline]] inline const sim::TraceField* find_field(const sim::TraceEvent& event,
+                                                                 const FieldAt& at) {
     if (at.position < event.field_count && &event.fields[at.position].key == &at.key) {
         return &event.fields[at.position];
     }
@@ -176,12 +180,12 @@ inline const sim::TraceField* find_field(const sim::TraceEvent& event, const Fie
 }
 
 namespace detail {
-inline std::uint64_t uint_or(const sim::TraceField* field, std::uint64_t fallback) {
+[[gnu::always_inline]] inline std::uint64_t uint_or(const sim::TraceField* field, std::uint64_t fallback) {
     return field == nullptr || field->value.type() == sim::TraceValue::Type::Text
                ? fallback
                : field->value.as_uint();
 }
-inline std::string_view text_or_empty(const sim::TraceField* field) {
+[[gnu::always_inline]] inline std::string_view text_or_empty(const sim::TraceField* field) {
     return field == nullptr || field->value.type() != sim::TraceValue::Type::Text
                ? std::string_view()
                : field->value.as_text();
@@ -194,8 +198,9 @@ inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKe
                                 std::uint64_t fallback = 0) {
     return detail::uint_or(find_field(event, key), fallback);
 }
-inline std::uint64_t field_uint(const sim::TraceEvent& event, const FieldAt& at,
-                                std::uint64_t fallback = 0) {
+[[gnu::always_inline]] inline std::uint64_t field_uint(const sim::TraceEvent& event,
+                                                       const FieldAt& at,
+                                                       std::uint64_t fallback = 0) {
     return detail::uint_or(find_field(event, at), fallback);
 }
 
@@ -203,7 +208,8 @@ inline std::uint64_t field_uint(const sim::TraceEvent& event, const FieldAt& at,
 inline std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
     return detail::text_or_empty(find_field(event, key));
 }
-inline std::string_view field_text(const sim::TraceEvent& event, const FieldAt& at) {
+[[gnu::always_inline]] inline std::string_view field_text(const sim::TraceEvent& event,
+                                                         const FieldAt& at) {
     return detail::text_or_empty(find_field(event, at));
 }
 /// True when the event has kind `kind` (compares the precomputed hash, then the name unless

@@ -252,7 +252,7 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
     // R22, R23: the PID is cleared first; a successful eager respawn follows as route_restart.
     set_worker(router, pid, route_name, route, 0, event, out);
     route.state = RouteState::Dead;
-    route.since = witness_of(event);
+    route.since = KeptWitness(event);
 }
 
 void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
@@ -282,7 +282,7 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::Trac
                               std::to_string(forward.id) + " to " + pid_text(forward.to) +
                               ", the worker of route " + quoted(name->second->first) +
                               ", while the route is " + state_phrase(route.state),
-                          {route.since, witness_of(event)}});
+                          {route.since.witness(), witness_of(event)}});
 }
 
 // -- route events -------------------------------------------------------------------------
@@ -314,7 +314,7 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::stri
                 "router " + pid_text(pid) + " recorded worker " + pid_text(worker) + " for route " +
                     quoted(name) + ", but it is already the worker of route " +
                     quoted(entry->second->first) + " (a restart must stay under its own name)",
-                {other.since, witness_of(event)}});
+                {other.since.witness(), witness_of(event)}});
         }
         entry->second = self;
     }
@@ -350,7 +350,7 @@ void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event
         return; // R48: Init refuses a duplicate name before spawning anything
     }
     router.order.push_back(name); // R5: table order is declaration order
-    found->second.since = witness_of(event);
+    found->second.since = KeptWitness(event);
     set_worker(router, pid, name, found->second, field_uint(event, trace::worker), event, out);
 }
 
@@ -372,7 +372,7 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceE
         // R45 step 2: the retry's respawn failed; the old PID is dropped and the route is Dead.
         set_worker(router, pid, std::string(name), route, 0, event, out);
         route.state = RouteState::Dead;
-        route.since = witness_of(event);
+        route.since = KeptWitness(event);
     }
 }
 
@@ -390,7 +390,7 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     if (!to_disabled && !stale && !mismatch) {
         return; // the hot path: no text is built
     }
-    std::vector<Witness> witnesses{route.since};
+    std::vector<Witness> witnesses{route.since.witness()};
     if (forwarded) {
         witnesses.push_back(router.last_forward->witness(pid));
     }
@@ -440,10 +440,10 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const sim::Trac
                                   " in slot " + std::to_string(slot) +
                                   ", but the route holds slot " + std::to_string(index) +
                                   " (a restart keeps the route's place)",
-                              {route.since, witness_of(event)}});
+                              {route.since.witness(), witness_of(event)}});
     }
     route.state = RouteState::Running; // R13, R22, R45
-    route.since = witness_of(event);
+    route.since = KeptWitness(event);
     set_worker(router, pid, name, route, field_uint(event, trace::worker), event, out);
 }
 
@@ -472,11 +472,11 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
                             std::string(route_state_name(*to)) + ") on route " + quoted(name) +
                             " while " + std::string(route_state_name(first)) +
                             " had not ended; a route has at most one",
-                        {route.since, witness_of(event)}});
+                        {route.since.witness(), witness_of(event)}});
         }
         router.before = std::move(before);
         route.state = *to;
-        route.since = witness_of(event);
+        route.since = KeptWitness(event);
         if (worker != route.worker) {
             set_worker(router, pid, name, route, worker, event, out);
         }
@@ -492,14 +492,14 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
                                   quoted(name) + " (now " + std::string(route_state_name(*to)) +
                                   ") before its worker " + pid_text(route.worker) +
                                   " exited; pending ends only on the worker's exit",
-                              {route.since, witness_of(event)}});
+                              {route.since.witness(), witness_of(event)}});
     }
     if (*to == RouteState::Absent) {
         erase_route(router, name); // R27 Remove: later entries move up
         return;
     }
     route.state = *to;
-    route.since = witness_of(event);
+    route.since = KeptWitness(event);
     set_worker(router, pid, name, route, worker, event, out);
 }
 
@@ -571,7 +571,7 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceE
         if (wants(RouteCheck::AdminResult) && !before.second_pending) {
             std::vector<Witness> witnesses;
             if (before.existed) {
-                witnesses.push_back(before.route.since);
+                witnesses.push_back(before.route.since.witness());
             }
             witnesses.push_back(witness_of(event));
             out.push_back(Finding{RouteCheck::AdminResult, event.at, std::move(problem),
@@ -602,7 +602,7 @@ void RouteTracker::commit_admin(Router& router, std::uint64_t pid, const std::st
         inserted || route.state != after || prediction.worker != WorkerChange::Keep;
     route.state = after;
     if (changed) {
-        route.since = witness_of(event);
+        route.since = KeptWitness(event);
     }
     if (prediction.worker == WorkerChange::New) {
         set_worker(router, pid, name, route, router.fresh_spawn, event, out);

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "properties/route_model.hpp"
 #include "runtime/node.hpp"
@@ -92,7 +93,7 @@ private:
         std::uint64_t worker = 0;   // recorded worker pid id, 0 when none
         bool worker_exited = false; // the recorded worker's exit event was seen
         bool worker_killed = false; // Node.Kill made it a Zombee: not alive, exit still to come
-        Witness since;              // the event that gave the route its state or worker
+        KeptWitness since;          // the event that gave the route its state or worker
     };
     struct Before { // a route as it was when a management call began
         std::string name;

@@ -156,44 +156,49 @@ KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t ke
 
 void KeyAffinity::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, route_key)) {
-        const std::uint64_t router = field_uint(event, layout::route_key::router);
-        const sim::TraceField* key_field = find_field(event, layout::route_key::key);
-        const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
-        const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
-        const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
-        const std::string_view name = field_text(event, layout::route_key::name);
-        bool added = false;
-        Chosen& slot = slot_of(router, key_hash, key, added);
-        if (added) {
-            slot.key = keep(key);
-            slot.name = keep(name);
-            slot.seq = event.seq;
-            slot.at = event.at;
-        }
-        // The wait refers to kept texts: the slot's, or a new one for a name that differs.
-        const bool same_route = text(slot.name) == name;
-        const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
-                            event.at};
-        if (!same_route) {
-            report(event.at,
-                   "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
-                       quoted(name) + ", but earlier sent the same key to route " +
-                       quoted(text(slot.name)) + " (one key maps to one route for the run)",
-                   {key_witness(router, key, text(slot.name), slot.seq, slot.at),
-                    key_witness(router, key, name, event.seq, event.at)});
-        }
-        auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
-                                    [&](const Awaiting& entry) { return entry.router == router; });
-        if (waiting == awaiting_.end()) {
-            awaiting_.push_back(wait);
-        } else {
-            *waiting = wait;
-        }
-        return;
+        on_route_key(event);
+    } else if (!awaiting_.empty()) {
+        on_awaited(event);
     }
-    if (awaiting_.empty()) {
-        return;
+}
+
+void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
+    const std::uint64_t router = field_uint(event, layout::route_key::router);
+    const sim::TraceField* key_field = find_field(event, layout::route_key::key);
+    const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
+    const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
+    const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
+    const std::string_view name = field_text(event, layout::route_key::name);
+    bool added = false;
+    Chosen& slot = slot_of(router, key_hash, key, added);
+    if (added) {
+        slot.key = keep(key);
+        slot.name = keep(name);
+        slot.seq = event.seq;
+        slot.at = event.at;
     }
+    // The wait refers to kept texts: the slot's, or a new one for a name that differs.
+    const bool same_route = text(slot.name) == name;
+    const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
+                        event.at};
+    if (!same_route) {
+        report(event.at,
+               "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
+                   quoted(name) + ", but earlier sent the same key to route " +
+                   quoted(text(slot.name)) + " (one key maps to one route for the run)",
+               {key_witness(router, key, text(slot.name), slot.seq, slot.at),
+                key_witness(router, key, name, event.seq, event.at)});
+    }
+    auto waiting = std::find_if(awaiting_.begin(), awaiting_.end(),
+                                [&](const Awaiting& entry) { return entry.router == router; });
+    if (waiting == awaiting_.end()) {
+        awaiting_.push_back(wait);
+    } else {
+        *waiting = wait;
+    }
+}
+
+void KeyAffinity::on_awaited(const sim::TraceEvent& event) {
     const bool routed = is_kind(event, trace::route);
     if (!routed && !is_kind(event, trace::take)) {
         return;
@@ -240,11 +245,15 @@ void AtomicInit::on_event(const sim::TraceEvent& event) {
         }
         return;
     }
+    on_other(event);
+}
+
+void AtomicInit::on_other(const sim::TraceEvent& event) {
     if (is_kind(event, trace::spawn)) {
         const std::uint64_t pid = field_uint(event, trace::pid);
         auto parent = in_init_.find(field_uint(event, trace::parent));
         if (parent != in_init_.end()) {
-            parent->second.push_back(Child{pid, {}, witness_of(event)}); // R5: a route's worker
+            parent->second.push_back(Child{pid, {}, KeptWitness(event)}); // R5: a route's worker
         }
         if (is_router_spawn(event)) {
             in_init_.try_emplace(pid);
@@ -266,7 +275,7 @@ void AtomicInit::on_event(const sim::TraceEvent& event) {
             return;
         }
         // R6: every worker this Init spawned must now stop.
-        const Witness failure = witness_of(event);
+        const KeptWitness failure(event);
         for (Child& child : failed->second) {
             orphans_.emplace(
                 child.pid, Orphan{pid, std::move(child.route), std::move(child.spawned), failure});
@@ -289,7 +298,7 @@ void AtomicInit::finish(sim::Instant end, bool idle) {
                "router " + pid_text(orphan.router) + " failed its Init, but " + route +
                    pid_text(pid) +
                    " it spawned during that Init is still alive at the end of the run",
-               {orphan.spawned, orphan.failed});
+               {orphan.spawned.witness(), orphan.failed.witness()});
     }
 }
 
@@ -308,24 +317,45 @@ bool CounterConsistency::watches(const sim::TraceKey& kind) const {
                                  trace::exit});
 }
 
+CounterConsistency::State* CounterConsistency::find_router_slow(std::uint64_t pid) {
+    auto found = std::lower_bound(routers_.begin(), routers_.end(), pid,
+                                  [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+    return found == routers_.end() || found->first != pid ? nullptr : &found->second;
+}
+
+CounterConsistency::State& CounterConsistency::router_state(std::uint64_t pid) {
+    auto found = std::lower_bound(routers_.begin(), routers_.end(), pid,
+                                  [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+    if (found == routers_.end() || found->first != pid) {
+        found = routers_.emplace(found, pid, State{});
+    }
+    RS_ASSERT(found->first == pid);
+    return found->second;
+}
+
 void CounterConsistency::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::take)) {
         const std::uint64_t pid = field_uint(event, layout::take::pid);
-        auto found = routers_.find(pid);
-        if (found != routers_.end()) {
-            on_take(pid, found->second, event);
+        if (State* state = find_router(pid)) {
+            on_take(pid, *state, event);
         }
-    } else if (is_kind(event, trace::route)) {
+        return;
+    }
+    on_other(event);
+}
+
+void CounterConsistency::on_other(const sim::TraceEvent& event) {
+    if (is_kind(event, trace::route)) {
         const std::uint64_t router = field_uint(event, layout::route::router);
-        on_route(router, routers_[router], event);
+        on_route(router, router_state(router), event);
     } else if (is_kind(event, trace::route_restart)) {
-        routers_[field_uint(event, trace::router)].tally.restarts++; // R42
+        router_state(field_uint(event, trace::router)).tally.restarts++; // R42
     } else if (is_router_spawn(event)) {
-        routers_.try_emplace(field_uint(event, trace::pid));
+        router_state(field_uint(event, trace::pid));
     } else if (is_kind(event, trace::exit)) {
-        auto found = routers_.find(field_uint(event, trace::pid));
-        if (found != routers_.end() && !found->second.exited) {
-            State& state = found->second;
+        State* found = find_router(field_uint(event, trace::pid));
+        if (found != nullptr && !found->exited) {
+            State& state = *found;
             if (state.open.has_value()) {
                 state.tally.lost_in_crash++; // the router crashed while routing it
                 state.open.reset();
@@ -396,8 +426,9 @@ void CounterConsistency::finish(sim::Instant end, bool idle) {
 }
 
 RouterTally CounterConsistency::counters(std::uint64_t router) const {
-    auto found = routers_.find(router);
-    return found == routers_.end() ? RouterTally{} : found->second.tally;
+    auto found = std::lower_bound(routers_.begin(), routers_.end(), router,
+                                  [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+    return found == routers_.end() || found->first != router ? RouterTally{} : found->second.tally;
 }
 
 bool CounterConsistency::check_inspection(std::uint64_t router, const runtime::Inspection& values,

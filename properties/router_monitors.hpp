@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/node.hpp"
@@ -125,6 +126,10 @@ private:
     Text keep(std::string_view text);
     /// The slot of (router, key): found, or a free one to fill (added is then true).
     Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key, bool& added);
+    // on_event's branches, out of line so that the commonest call (a take while no key awaits
+    // its route) returns after two comparisons.
+    void on_route_key(const sim::TraceEvent& event);
+    void on_awaited(const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
@@ -152,14 +157,17 @@ private:
     struct Child {
         std::uint64_t pid = 0;
         std::string route; // from route_init; empty until known
-        Witness spawned;
+        KeptWitness spawned;
     };
     struct Orphan {
         std::uint64_t router = 0;
         std::string route;
-        Witness spawned;
-        Witness failed;
+        KeptWitness spawned;
+        KeptWitness failed;
     };
+    // on_event past a take (out of line: most events are takes, which end every Init).
+    void on_other(const sim::TraceEvent& event);
+
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
     std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
 };
@@ -209,8 +217,20 @@ private:
     };
     void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
     void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+    // on_event past a take (out of line: most events are takes by workers and clients).
+    void on_other(const sim::TraceEvent& event);
+    /// The state of router `pid`, or nullptr. Most takes are a worker's or a client's: pids
+    /// outside the range of the routers' are turned away without a search.
+    State* find_router(std::uint64_t pid) {
+        return routers_.empty() || pid < routers_.front().first || pid > routers_.back().first
+                   ? nullptr
+                   : find_router_slow(pid);
+    }
+    State* find_router_slow(std::uint64_t pid);
+    /// The state of router `pid`, added empty when new.
+    State& router_state(std::uint64_t pid);
 
-    std::map<std::uint64_t, State> routers_; // by router pid id
+    std::vector<std::pair<std::uint64_t, State>> routers_; // by router pid id, sorted (few)
 };
 
 } // namespace routesim::properties

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 
 namespace routesim::properties {
@@ -38,104 +39,60 @@ struct Ledger {
 /// does not regrow (and copy) its tables several times.
 inline constexpr std::size_t message_ids_reserved = 512;
 
+// Declared only: message_tracker.hpp is needed by runtime_monitors.cpp alone.
+class MessageTracker;
+
+/// The message checks of a MessageTracker, one per message monitor (a bit set).
+enum class MessageCheck : std::uint8_t {
+    Conservation = 1, ///< message_conservation
+    PairFifo = 2,     ///< pair_fifo
+    Sender = 4,       ///< sender_preservation
+};
+
+/// Base of the monitors that follow message ids (message_conservation, pair_fifo,
+/// sender_preservation): feeds a MessageTracker and reports the findings of its own check.
+/// In a MonitorSet they share a single tracker, as the route-table monitors do: the first (the
+/// lead) feeds it every event with the union of their checks and hands each finding to the
+/// monitor that owns its check; the others watch no events (one lookup of a message id per
+/// event instead of three).
+class MessageMonitor : public Monitor {
+public:
+    ~MessageMonitor() override;
+    void on_event(const sim::TraceEvent& event) final;
+    bool watches(const sim::TraceKey& kind) const final;
+    void share_state_with(Monitor& earlier) final;
+    void reset() final;
+
+protected:
+    explicit MessageMonitor(MessageCheck check);
+    const MessageTracker& tracker() const { return *tracker_; }
+    MessageTracker& tracker() { return *tracker_; }
+
+private:
+    MessageCheck check_;                      // the check this monitor reports
+    std::shared_ptr<MessageTracker> tracker_; // possibly shared with earlier message monitors
+    bool feeds_ = true;                       // this monitor applies events to tracker_
+    std::vector<MessageMonitor*> followers_;  // the lead's: monitors sharing its tracker
+};
+
 /// message_conservation: every message sent ends exactly once (handled, discarded, reported
 /// failed, unhandled, dropped with a dead mailbox, or still queued); none is taken, forwarded
 /// or dropped twice, and none vanishes from a mailbox whose process ended.
-class MessageConservation final : public Monitor {
+class MessageConservation final : public MessageMonitor {
 public:
-    MessageConservation() { entries_.reserve(message_ids_reserved); }
+    MessageConservation() : MessageMonitor(MessageCheck::Conservation) {}
     std::string_view name() const override { return "message_conservation"; }
-    void on_event(const sim::TraceEvent& event) override;
-    bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
     /// The ledger; complete after finish().
-    const Ledger& ledger() const { return ledger_; }
-    void reset() override {
-        entries_.clear();
-        exited_.clear();
-        ledger_ = Ledger{};
-    }
-
-private:
-    // Kept: preserved from a dead child's mailbox, held by its supervisor for hand-over.
-    enum class Where : std::uint8_t { Unknown, Queued, Taken, Kept, Ended };
-    struct Entry {
-        Where where = Where::Unknown;
-        std::uint64_t holder = 0;   // the pid whose mailbox holds it (Queued), took it or keeps it
-        std::uint64_t last_seq = 0; // the event that put it there
-    };
-    Entry& entry(std::uint64_t id);
-    void end_taken(const sim::TraceEvent& event, std::uint64_t id, std::uint64_t& category);
-    void violation(const sim::TraceEvent& event, std::uint64_t id, const std::string& what);
-
-    std::vector<Entry> entries_; // indexed by message id (ids are dense, from 1)
-    std::vector<std::uint64_t> exited_; // sorted pids that have ended
-    Ledger ledger_;
+    const Ledger& ledger() const;
 };
 
 /// pair_fifo: messages from one sender to one receiver through one queue are taken in the
 /// order they were enqueued (a forward is a hop from the forwarder).
-class PairFifo final : public Monitor {
+class PairFifo final : public MessageMonitor {
 public:
-    PairFifo() {
-        in_flight_.reserve(message_ids_reserved);
-        slots_.resize(64);
-    }
+    PairFifo() : MessageMonitor(MessageCheck::PairFifo) {}
     std::string_view name() const override { return "pair_fifo"; }
-    void on_event(const sim::TraceEvent& event) override;
-    bool watches(const sim::TraceKey& kind) const override;
-    void reset() override {
-        in_flight_.clear();
-        pairs_.clear();
-        std::fill(slots_.begin(), slots_.end(), Slot{}); // the table keeps its size
-    }
-
-private:
-    struct PairKey {
-        std::uint64_t sender;
-        std::uint64_t receiver;
-        std::uint64_t queue;
-        bool operator==(const PairKey&) const = default;
-        std::uint64_t hash() const {
-            return sender * 0x9e3779b97f4a7c15ULL ^ receiver * 0xbf58476d1ce4e5b9ULL ^ queue;
-        }
-    };
-    static constexpr std::uint64_t unlinked = ~std::uint64_t{0};
-    // One message in a mailbox, kept as numbers: rendering text for every message sent would
-    // cost more than the whole check (the text is made only for a violation). A live flight
-    // is a link of its pair's list, in enqueue order.
-    struct InFlight {
-        PairKey pair;
-        std::uint32_t pair_index = 0; // into pairs_
-        std::uint64_t seq = 0;
-        sim::Instant at;
-        std::uint64_t prev = unlinked; // neighbours on the pair's list, by message id
-        std::uint64_t next = unlinked;
-        bool forwarded = false;
-        bool live = false;
-        Witness witness(std::uint64_t id) const;
-    };
-    // The live messages of one pair in enqueue order, as a list threaded through in_flight_:
-    // a take checks the head, and a message that leaves out of order (dropped, preserved, or
-    // taken too early) is unlinked in place. No allocation per message.
-    struct Pair {
-        std::uint64_t head = unlinked;
-        std::uint64_t tail = unlinked;
-    };
-    struct Slot { // pair_index open addressing (by PairKey::hash)
-        PairKey pair{};
-        std::uint32_t index = 0;
-        bool used = false;
-    };
-    void enqueue(const sim::TraceEvent& event, std::uint64_t id, PairKey pair);
-    void unlink(std::uint64_t id);
-    std::uint32_t pair_index(const PairKey& pair);
-    InFlight* flight_of(std::uint64_t id);
-
-    // By message id: ids are a dense per-run counter, so a vector (no allocation per message).
-    std::vector<InFlight> in_flight_;
-    std::vector<Pair> pairs_;
-    std::vector<Slot> slots_; // size a power of two, at most half full
 };
 
 /// call_outcome: every call ends exactly once (a response, an error or a timeout); when the
@@ -150,32 +107,15 @@ public:
     void reset() override { open_.clear(); }
 
 private:
-    std::map<std::pair<std::uint64_t, std::uint64_t>, Witness> open_; // (caller, ref)
+    std::map<std::pair<std::uint64_t, std::uint64_t>, KeptWitness> open_; // (caller, ref)
 };
 
 /// sender_preservation: a message reaching a worker through routers and pools still carries
 /// the original From (and Ref for calls), and a response goes straight to the caller.
-class SenderPreservation final : public Monitor {
+class SenderPreservation final : public MessageMonitor {
 public:
-    SenderPreservation() { origin_.reserve(message_ids_reserved); }
+    SenderPreservation() : MessageMonitor(MessageCheck::Sender) {}
     std::string_view name() const override { return "sender_preservation"; }
-    void on_event(const sim::TraceEvent& event) override;
-    bool watches(const sim::TraceKey& kind) const override;
-    void reset() override {
-        origin_.clear();
-        caller_of_.clear();
-    }
-
-private:
-    struct Origin {
-        std::uint64_t from = 0;
-        std::uint64_t to = 0;
-        std::uint64_t seq = 0;
-        sim::Instant at;
-        bool live = false;
-    };
-    std::vector<Origin> origin_;                                 // by message id (dense)
-    std::unordered_map<std::uint64_t, std::uint64_t> caller_of_;  // by ref id
 };
 
 } // namespace routesim::properties

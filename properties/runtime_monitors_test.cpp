@@ -345,6 +345,62 @@ TEST(SenderPreservationMonitor, CatchesAChangedFrom) {
               "message 1 arrived with From <20> instead of the original sender <10>");
 }
 
+// In a set the three message monitors share one MessageTracker, whichever comes first: each
+// finding still lands on the monitor that owns its check. A monitor outside any set runs only
+// its own check.
+TEST(MessageMonitors, ShareOneTrackerAndReportEachFindingToItsOwner) {
+    MonitorSet set;
+    auto fifo = std::make_unique<PairFifo>();
+    auto sender = std::make_unique<SenderPreservation>();
+    auto conservation = std::make_unique<MessageConservation>();
+    const PairFifo& f = *fifo;
+    const SenderPreservation& s = *sender;
+    const MessageConservation& c = *conservation;
+    set.add(std::move(fifo));
+    set.add(std::move(sender));
+    set.add(std::move(conservation));
+    EXPECT_TRUE(f.watches(trace::exit)); // the lead reads for every check it carries
+    EXPECT_FALSE(s.watches(trace::send)); // the followers get their findings from the lead
+    EXPECT_FALSE(c.watches(trace::take));
+    SenderPreservation alone;
+    EXPECT_FALSE(alone.watches(trace::exit));
+    sim::TraceBus bus;
+    bus.add_sink(set);
+    bus.add_sink(alone);
+    const auto send = [&](std::uint64_t id) {
+        bus.emit(sim::Instant::zero(), trace::send,
+                 {{trace::id, id}, {trace::from, std::uint64_t{10}}, {trace::to, std::uint64_t{20}},
+                  {trace::queue, std::uint64_t{2}}, {trace::type, std::uint64_t{0}},
+                  {trace::msg, "Text"}});
+    };
+    const auto take = [&](std::uint64_t id) {
+        bus.emit(sim::Instant::zero(), trace::take,
+                 {{trace::pid, std::uint64_t{20}}, {trace::id, id}, {trace::queue, std::uint64_t{2}},
+                  {trace::type, std::uint64_t{0}}, {trace::from, std::uint64_t{10}}});
+    };
+    send(1);
+    send(2);
+    take(2); // pair_fifo: before message 1
+    bus.emit(sim::Instant::zero(), trace::forward,
+             {{trace::id, std::uint64_t{2}}, {trace::by, std::uint64_t{20}},
+              {trace::to, std::uint64_t{30}}, {trace::from, std::uint64_t{20}},
+              {trace::queue, std::uint64_t{2}}}); // sender_preservation: From changed
+    take(2); // message_conservation: it is queued at 30 now
+    bus.remove_sink(alone);
+    bus.remove_sink(set);
+    ASSERT_EQ(f.violations().size(), 1U);
+    EXPECT_EQ(f.violations()[0].explanation,
+              "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
+    ASSERT_EQ(s.violations().size(), 1U);
+    EXPECT_EQ(s.violations()[0].explanation,
+              "message 2 arrived with From <20> instead of the original sender <10>");
+    ASSERT_EQ(c.violations().size(), 1U);
+    EXPECT_EQ(c.violations()[0].explanation,
+              "message 2 was taken although it is not queued there (taken twice?)");
+    ASSERT_EQ(alone.violations().size(), 1U);
+    EXPECT_EQ(alone.violations()[0].explanation, s.violations()[0].explanation);
+}
+
 // A campaign reuses one set across runs: after reset() the same ids tell a new story.
 TEST(MonitorSet, ResetForgetsEventsAndViolations) {
     Bus b;

@@ -209,7 +209,8 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
         last_take_pid_ = field_uint(event, properties::layout::take::pid);
         last_take_type_ = field_uint(event, properties::layout::take::type);
         pending_seen_ = false; // a new step: no management call is in progress
-    } else if (is_kind(event, trace::send) || is_kind(event, trace::forward)) {
+    } else if (is_kind(event, trace::send) || is_kind(event, trace::forward) ||
+               is_kind(event, properties::route_key)) {
         return; // the commonest kinds after take, read by nothing below
     } else if (is_kind(event, trace::route)) {
         on_route(event);

@@ -163,6 +163,7 @@ void RunState::evaluate(const Expect& expect) {
 }
 
 void RunState::judge_invariants() {
+    result_.invariants.reserve(result_.invariants.size() + scenario_.expect.invariants.size());
     for (Invariant invariant : scenario_.expect.invariants) {
         if (invariant == Invariant::Determinism) {
             continue; // run_scenario runs the scenario twice for it

@@ -146,6 +146,9 @@ void RunState::report_missed_pin(const Pin& pin) {
 // -- recording --------------------------------------------------------------------------------
 
 void RunState::install_fault_hooks() {
+    // A run records a few faults (random ones every few hundred microseconds, drawn crashes):
+    // room for them up front instead of regrowing a vector of strings.
+    result_.faults.reserve(faults_reserved);
     world_.set_runner(step_clock_);
     harness_.on_fault_drawn = [this](Verb verb, const Node& spec, const runtime::PID* pid) {
         record_drawn_fault(verb, spec, pid);
@@ -171,6 +174,7 @@ FiredFault RunState::placed(Verb verb, std::string origin) const {
 std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
     // Walk up the parents to a registered ancestor, one path segment per level.
     std::vector<std::string> segments;
+    segments.reserve(4); // a route worker's target has two: "router/route"
     runtime::PID at = pid;
     for (std::size_t depth = 0; depth < 64; depth++) {
         const runtime::Process* process = node_.find(at);
@@ -179,7 +183,12 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
         }
         if (!process->name().empty()) {
             segments.emplace_back(process->name().text());
+            std::size_t length = segments.size() - 1; // the separators
+            for (const std::string& segment : segments) {
+                length += segment.size();
+            }
             std::string target;
+            target.reserve(length);
             for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
                 if (!target.empty()) {
                     target += '/';

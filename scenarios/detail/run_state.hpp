@@ -220,6 +220,8 @@ private:
     std::size_t next_pin_ = 0;
     /// While a fault runs: its index in result_.faults (spawn failures it causes go before it).
     std::optional<std::size_t> firing_fault_;
+    /// result_.faults reserves room for this many (more regrow the vector).
+    static constexpr std::size_t faults_reserved = 32;
     RunResult result_;
 };
 

@@ -1,0 +1,473 @@
+// MessageTracker: the message checks of message_conservation, pair_fifo and
+// sender_preservation over one record per message id, and MessageMonitor, their shared base.
+// Part of properties/: uses runtime/ and sim/ only.
+#include "properties/message_tracker.hpp"
+
+#include <algorithm>
+
+#include "properties/event_layout.hpp"
+#include "runtime/trace_keys.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::properties {
+namespace trace = runtime::trace;
+namespace {
+
+// Events of higher layers that end a message the router or pool took.
+constexpr sim::TraceKey kind_pool_forward{"pool_forward"};
+
+constexpr std::uint64_t no_message = 0;
+
+// take, drop and preserve all put the id second.
+constexpr FieldAt id_second{runtime::trace::id, 1};
+
+// field_uint, with find_field's fast path (the field where its emitter puts it) inline: the
+// tracker reads three to five fields of most events.
+[[gnu::always_inline]] inline std::uint64_t hop_field(const sim::TraceEvent& event,
+                                                     const FieldAt& at) {
+    if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
+        event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
+        return event.fields[at.position].value.as_uint();
+    }
+    return field_uint(event, at);
+}
+
+} // namespace
+
+MessageTracker::MessageTracker(std::uint32_t checks) : checks_(checks) {
+    records_.reserve(message_ids_reserved);
+    slots_.resize(64);
+}
+
+bool MessageTracker::watches(const sim::TraceKey& kind) const {
+    if (kind_is_one_of(kind, {trace::send, trace::forward, trace::take})) {
+        return true; // read by every check
+    }
+    return (runs(MessageCheck::Conservation) &&
+            kind_is_one_of(kind, {trace::drop, trace::exit, trace::route, kind_pool_forward,
+                                  trace::preserve})) ||
+           (runs(MessageCheck::PairFifo) && kind_is_one_of(kind, {trace::drop, trace::preserve})) ||
+           (runs(MessageCheck::Sender) &&
+            kind_is_one_of(kind, {trace::call, trace::response, trace::response_dropped}));
+}
+
+void MessageTracker::reset() {
+    records_.clear();
+    findings_.clear();
+    exited_.clear();
+    ledger_ = Ledger{};
+    pairs_.clear();
+    std::fill(slots_.begin(), slots_.end(), Slot{}); // the table keeps its size
+    caller_of_.clear();
+}
+
+void MessageTracker::add(MessageCheck check, const sim::TraceEvent& event, std::string explanation,
+                         std::vector<Witness> witnesses) {
+    findings_.push_back(Finding{check, event.at, std::move(explanation), std::move(witnesses)});
+}
+
+MessageTracker::Record& MessageTracker::grow_to(std::uint64_t id) {
+    RS_ASSERT(id >= records_.size());
+    records_.resize(std::max<std::size_t>(id + 1, records_.size() * 2));
+    return records_[id];
+}
+
+void MessageTracker::on_other(const sim::TraceEvent& event) {
+    if (runs(MessageCheck::Sender)) {
+        if (is_kind(event, trace::call)) {
+            caller_of_[field_uint(event, trace::ref)] = field_uint(event, trace::caller);
+            return;
+        }
+        if (is_kind(event, trace::response) || is_kind(event, trace::response_dropped)) {
+            check_response(event);
+            return;
+        }
+    }
+    if (!runs(MessageCheck::Conservation)) {
+        return;
+    }
+    if (is_kind(event, trace::route)) {
+        const std::uint64_t id = field_uint(event, layout::route::id, no_message);
+        const std::string_view resolution = field_text(event, layout::route::resolution);
+        if (id != no_message && resolution == "discard") {
+            end_taken(event, id, ledger_.discarded);
+        } else if (id != no_message && resolution == "failed") {
+            end_taken(event, id, ledger_.route_failed);
+        }
+    } else if (is_kind(event, trace::exit)) {
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        exited_.insert(std::upper_bound(exited_.begin(), exited_.end(), pid), pid);
+    } else if (is_kind(event, kind_pool_forward)) {
+        const std::uint64_t id = field_uint(event, trace::id, no_message);
+        if (id != no_message && field_text(event, trace::outcome) == "unhandled") {
+            end_taken(event, id, ledger_.unhandled);
+        }
+    }
+}
+
+// -- message_conservation -----------------------------------------------------------------
+
+void MessageTracker::conservation_violation(const sim::TraceEvent& event, std::uint64_t id,
+                                            const char* what) {
+    add(MessageCheck::Conservation, event, "message " + std::to_string(id) + " " + what,
+        {witness_of(event)});
+}
+
+void MessageTracker::end_taken(const sim::TraceEvent& event, std::uint64_t id,
+                               std::uint64_t& category) {
+    Record& item = record(id);
+    if (item.where != Where::Taken) {
+        conservation_violation(event, id, "was ended by routing but is not held by a behaviour");
+        return;
+    }
+    item.where = Where::Ended;
+    category++;
+}
+
+[[gnu::always_inline]] inline void MessageTracker::conserve(const HopEvent& hop,
+                                                            const sim::TraceEvent& event,
+                                                            Record& item) {
+    switch (hop.hop) {
+    case Hop::Send:
+        if (item.where != Where::Unknown) {
+            conservation_violation(event, hop.id, "was sent twice (its id was reused)");
+            return;
+        }
+        item.where = Where::Queued;
+        item.holder = hop.to;
+        item.last_seq = event.seq;
+        ledger_.sent++;
+        return;
+    case Hop::Forward:
+        // A behaviour forwards what it took; a supervisor hands over what it kept.
+        if ((item.where != Where::Taken && item.where != Where::Kept) || item.holder != hop.by) {
+            conservation_violation(event, hop.id,
+                                   "was forwarded by a process that does not hold it (duplicated)");
+            return;
+        }
+        item.where = Where::Queued;
+        item.holder = hop.to;
+        item.last_seq = event.seq;
+        return;
+    case Hop::Take:
+        if (item.where != Where::Queued || item.holder != hop.by) {
+            conservation_violation(event, hop.id,
+                                   "was taken although it is not queued there (taken twice?)");
+            return;
+        }
+        item.where = Where::Taken;
+        item.last_seq = event.seq;
+        return;
+    case Hop::Drop:
+        // A kept message is dropped under the pid of the dead child or of the incarnation
+        // the hand-over failed to reach.
+        if (item.where != Where::Kept && (item.where != Where::Queued || item.holder != hop.by)) {
+            conservation_violation(event, hop.id, "was dropped although it is not queued there");
+            return;
+        }
+        item.where = Where::Ended;
+        ledger_.dropped++;
+        ledger_.dropped_by_reason[std::string(field_text(event, layout::drop::reason))]++;
+        return;
+    case Hop::Preserve:
+        // preserve_mailbox: the dead child's queued message is kept by its supervisor (the
+        // event's parent), which forwards it to the next incarnation or drops it.
+        if (item.where != Where::Queued || item.holder != hop.by) {
+            conservation_violation(event, hop.id, "was preserved although it is not queued there");
+            return;
+        }
+        item.where = Where::Kept;
+        item.holder = field_uint(event, trace::parent);
+        item.last_seq = event.seq;
+        return;
+    }
+}
+
+void MessageTracker::finish_conservation(sim::Instant end, std::vector<Finding>& out) {
+    ledger_.handled = 0;
+    ledger_.queued = 0;
+    for (std::uint64_t id = 0; id < records_.size(); id++) {
+        const Record& item = records_[id];
+        if (item.where == Where::Taken) {
+            ledger_.handled++;
+        } else if (item.where == Where::Queued || item.where == Where::Kept) {
+            ledger_.queued++;
+            if (std::binary_search(exited_.begin(), exited_.end(), item.holder)) {
+                out.push_back(Finding{
+                    MessageCheck::Conservation, end,
+                    "message " + std::to_string(id) + " was lost: its holder <" +
+                        std::to_string(item.holder) + "> ended without dropping or handling it",
+                    {Witness{item.last_seq, end,
+                             "last seen queued at pid " + std::to_string(item.holder)}}});
+            }
+        }
+    }
+    if (!ledger_.balanced()) {
+        out.push_back(Finding{MessageCheck::Conservation, end,
+                              "the ledger does not balance: " + ledger_.to_string(), {}});
+    }
+}
+
+// -- pair_fifo ----------------------------------------------------------------------------
+
+Witness MessageTracker::flight_witness(std::uint64_t id) const {
+    const Record& item = records_[id];
+    const PairKey& pair = pairs_[item.pair_index].key;
+    return Witness{item.flight_seq, item.flight_at,
+                   std::string(item.forwarded ? "forward id=" : "send id=") + std::to_string(id) +
+                       (item.forwarded ? " by=" : " from=") + std::to_string(pair.sender) +
+                       " to=" + std::to_string(pair.receiver) +
+                       " queue=" + std::to_string(pair.queue)};
+}
+
+[[gnu::always_inline]] inline std::uint32_t MessageTracker::pair_index(const PairKey& pair) {
+    // The common case inline: the pair sits in its home slot.
+    const Slot& home = slots_[pair.hash() & (slots_.size() - 1)];
+    return home.used && home.pair == pair ? home.index : add_pair(pair);
+}
+
+std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = pair.hash() & mask;; at = (at + 1) & mask) {
+        Slot& slot = slots_[at];
+        if (slot.used && slot.pair == pair) {
+            return slot.index;
+        }
+        if (slot.used) {
+            continue;
+        }
+        if (2 * (pairs_.size() + 1) > slots_.size()) { // grow, then probe again
+            std::vector<Slot> old(2 * slots_.size());
+            old.swap(slots_);
+            mask = slots_.size() - 1;
+            for (const Slot& moved : old) {
+                if (moved.used) {
+                    std::size_t to = moved.pair.hash() & mask;
+                    while (slots_[to].used) {
+                        to = (to + 1) & mask;
+                    }
+                    slots_[to] = moved;
+                }
+            }
+            return add_pair(pair);
+        }
+        slot = Slot{pair, static_cast<std::uint32_t>(pairs_.size()), true};
+        pairs_.push_back(Pair{pair});
+        return slot.index;
+    }
+}
+
+[[gnu::always_inline]] inline void MessageTracker::unlink(std::uint64_t id) {
+    Record& item = records_[id];
+    Pair& pair = pairs_[item.pair_index];
+    (item.prev == unlinked ? pair.head : records_[item.prev].next) = item.next;
+    (item.next == unlinked ? pair.tail : records_[item.next].prev) = item.prev;
+    item.prev = item.next = unlinked;
+    item.in_flight = false;
+}
+
+[[gnu::always_inline]] inline void MessageTracker::enqueue(const sim::TraceEvent& event,
+                                                           std::uint64_t id, Record& item,
+                                                           PairKey pair, bool forwarded) {
+    if (item.in_flight) {
+        unlink(id); // enqueued again without leaving: it now counts at its new place
+    }
+    const std::uint32_t index = pair_index(pair);
+    Pair& list = pairs_[index];
+    item.in_flight = true;
+    item.forwarded = forwarded;
+    item.pair_index = index;
+    item.prev = list.tail;
+    item.next = unlinked;
+    item.flight_seq = event.seq;
+    item.flight_at = event.at;
+    (list.tail == unlinked ? list.head : records_[list.tail].next) = id;
+    list.tail = id;
+}
+
+[[gnu::always_inline]] inline void MessageTracker::fifo(const HopEvent& hop,
+                                                        const sim::TraceEvent& event, Record& item) {
+    if (hop.hop == Hop::Send || hop.hop == Hop::Forward) {
+        enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.hop == Hop::Forward);
+        return;
+    }
+    if (!item.in_flight) {
+        return; // message_conservation reports unknown ids
+    }
+    const bool taken = hop.hop == Hop::Take;
+    const std::uint64_t earlier = taken ? pairs_[item.pair_index].head : hop.id;
+    RS_ASSERT(earlier != unlinked);
+    unlink(hop.id);
+    if (earlier == hop.id) {
+        return;
+    }
+    std::vector<Witness> witnesses;
+    if (records_[earlier].in_flight) {
+        witnesses.push_back(flight_witness(earlier));
+    }
+    witnesses.push_back(flight_witness(hop.id));
+    witnesses.push_back(witness_of(event));
+    const PairKey& pair = pairs_[item.pair_index].key;
+    add(MessageCheck::PairFifo, event,
+        "message " + std::to_string(hop.id) + " from <" + std::to_string(pair.sender) +
+            "> was taken by <" + std::to_string(pair.receiver) + "> before message " +
+            std::to_string(earlier) + " sent earlier on the same pair",
+        std::move(witnesses));
+}
+
+// -- sender_preservation ------------------------------------------------------------------
+
+[[gnu::always_inline]] inline void MessageTracker::check_sender(const HopEvent& hop,
+                                                                const sim::TraceEvent& event,
+                                                                Record& item) {
+    if (hop.hop == Hop::Send) {
+        item.has_origin = true;
+        item.origin_from = hop.by;
+        item.origin_to = hop.to;
+        item.origin_seq = event.seq;
+        item.origin_at = event.at;
+        return;
+    }
+    if ((hop.hop != Hop::Forward && hop.hop != Hop::Take) || !item.has_origin ||
+        hop.from == item.origin_from) {
+        return;
+    }
+    add(MessageCheck::Sender, event,
+        "message " + std::to_string(hop.id) + " arrived with From <" + std::to_string(hop.from) +
+            "> instead of the original sender <" + std::to_string(item.origin_from) + ">",
+        {Witness{item.origin_seq, item.origin_at,
+                 "send id=" + std::to_string(hop.id) + " from=" + std::to_string(item.origin_from) +
+                     " to=" + std::to_string(item.origin_to)},
+         witness_of(event)});
+}
+
+void MessageTracker::check_response(const sim::TraceEvent& event) {
+    auto found = caller_of_.find(field_uint(event, trace::ref));
+    if (found == caller_of_.end()) {
+        return;
+    }
+    const std::uint64_t to = field_uint(event, trace::to);
+    if (to != found->second) {
+        add(MessageCheck::Sender, event,
+            "the response to ref " + std::to_string(found->first) + " went to <" +
+                std::to_string(to) + "> instead of the caller <" + std::to_string(found->second) +
+                ">",
+            {witness_of(event)});
+    }
+}
+
+// -- dispatch -----------------------------------------------------------------------------
+
+// Inlined, with the checks above, into apply: an event is one call into the tracker.
+[[gnu::always_inline]] inline void MessageTracker::on_hop(const HopEvent& hop,
+                                                          const sim::TraceEvent& event) {
+    if (hop.id == unlinked) {
+        return; // not a message id any emitter hands out
+    }
+    Record& item = record(hop.id);
+    if (runs(MessageCheck::Conservation)) {
+        conserve(hop, event, item);
+    }
+    if (runs(MessageCheck::PairFifo)) {
+        fifo(hop, event, item);
+    }
+    if (runs(MessageCheck::Sender)) {
+        check_sender(hop, event, item);
+    }
+}
+
+// Inlined into MessageMonitor::on_event (below): an event is one call into the message checks.
+[[gnu::always_inline]] inline void MessageTracker::apply(const sim::TraceEvent& event) {
+    // The commonest kinds first: a take, a send and a forward are most of a run's events.
+    if (is_kind(event, trace::take)) {
+        on_hop(HopEvent{.hop = Hop::Take,
+                        .id = hop_field(event, layout::take::id),
+                        .by = hop_field(event, layout::take::pid),
+                        .from = hop_field(event, layout::take::from)},
+               event);
+    } else if (is_kind(event, trace::send)) {
+        on_hop(HopEvent{.hop = Hop::Send,
+                        .id = hop_field(event, layout::send::id),
+                        .by = hop_field(event, layout::send::from),
+                        .to = hop_field(event, layout::send::to),
+                        .queue = hop_field(event, layout::send::queue)},
+               event);
+    } else if (is_kind(event, trace::forward)) {
+        on_hop(HopEvent{.hop = Hop::Forward,
+                        .id = hop_field(event, layout::forward::id),
+                        .by = hop_field(event, layout::forward::by),
+                        .to = hop_field(event, layout::forward::to),
+                        .from = hop_field(event, layout::forward::from),
+                        .queue = hop_field(event, layout::forward::queue)},
+               event);
+    } else if (is_kind(event, trace::drop)) {
+        on_hop(HopEvent{.hop = Hop::Drop,
+                        .id = hop_field(event, layout::drop::id),
+                        .by = hop_field(event, layout::drop::pid)},
+               event);
+    } else if (is_kind(event, trace::preserve)) {
+        on_hop(HopEvent{.hop = Hop::Preserve,
+                        .id = hop_field(event, id_second),
+                        .by = field_uint(event, trace::pid)},
+               event);
+    } else {
+        on_other(event);
+    }
+}
+
+void MessageTracker::on_event(const sim::TraceEvent& event) {
+    apply(event);
+}
+
+// -- the message monitors -----------------------------------------------------------------
+
+MessageMonitor::MessageMonitor(MessageCheck check)
+    : check_(check), tracker_(std::make_shared<MessageTracker>(static_cast<std::uint32_t>(check))) {
+}
+
+MessageMonitor::~MessageMonitor() = default;
+
+void MessageMonitor::share_state_with(Monitor& earlier) {
+    auto* lead = dynamic_cast<MessageMonitor*>(&earlier);
+    if (lead == nullptr || !lead->feeds_ || !feeds_) {
+        return;
+    }
+    lead->tracker_->add_checks(static_cast<std::uint32_t>(check_));
+    lead->followers_.push_back(this);
+    tracker_ = lead->tracker_;
+    feeds_ = false;
+}
+
+void MessageMonitor::reset() {
+    if (feeds_) {
+        tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
+    }
+}
+
+bool MessageMonitor::watches(const sim::TraceKey& kind) const {
+    return feeds_ && tracker_->watches(kind); // a follower gets its findings from the lead
+}
+
+void MessageMonitor::on_event(const sim::TraceEvent& event) {
+    if (!feeds_) {
+        return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
+    }
+    tracker_->apply(event);
+    std::vector<MessageTracker::Finding>& findings = tracker_->findings();
+    if (findings.empty()) {
+        return;
+    }
+    for (MessageTracker::Finding& finding : findings) {
+        MessageMonitor* owner = this;
+        for (MessageMonitor* follower : followers_) {
+            if (follower->check_ == finding.check) {
+                owner = follower;
+            }
+        }
+        RS_ASSERT(owner->check_ == finding.check);
+        owner->report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
+    }
+    findings.clear();
+}
+
+} // namespace routesim::properties
