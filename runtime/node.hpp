@@ -151,6 +151,8 @@ public:
 
     /// StepRunner: runs one step of the process with this id.
     void run_step(sim::TaskId task) override;
+    /// StepRunner: runs steps from `first` on, each inlined into the world's loop.
+    void run_steps(sim::World& world, sim::TaskId first) override;
 
 private:
     friend class Process;
@@ -225,6 +227,8 @@ private:
             world_.scheduler().make_runnable(process.pid_.id);
         }
     }
+    /// The step of the process with id `task` (run_step, inlined into run_steps).
+    void run_task(sim::TaskId task);
     void step(Process& process);
     void take_one(Process& process);
     /// The panics injected at a take (the fault plan's take site, a watched process's hook):
