@@ -147,6 +147,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
         parent->consumers_.push_back(Relation{pid, false});
         process.links_out_.push_back(parent_pid);
     }
+    RS_ASSERT(!process.has_step_flags());
     process.state_ = ProcessState::Sleep;
     if (process.has_messages()) {
         poke(process);

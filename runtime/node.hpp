@@ -218,7 +218,12 @@ private:
     /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.
     void poke(Process& process) {
         if (process.state_ == ProcessState::Sleep) {
+            // A process sleeps only with no step flag and no call wait (the places that put
+            // it to sleep check both), so it can step: the common case, tested first.
             process.state_ = ProcessState::Running;
+            process.flags_.runnable = true;
+            world_.scheduler().make_runnable(process.pid_.id);
+            return;
         }
         const bool can_step = process.state_ == ProcessState::Running ||
                               process.state_ == ProcessState::Zombee;

@@ -157,6 +157,8 @@ void Node::resume_call(Process& process) {
         world_.scheduler().make_runnable(process.pid_.id);
         return;
     }
+    // Asleep with no step flag (the step has cleared runnable and in_step; busy and stopping
+    // were not set) and no call wait, as poke expects.
     process.state_ = ProcessState::Sleep;
 }
 
@@ -195,6 +197,8 @@ void Node::schedule_unbusy(Process& process, sim::Duration cost) {
             poke(*target);
             return;
         }
+        RS_ASSERT(!target->has_step_flags());
+        RS_ASSERT(target->wait_ == nullptr);
         target->state_ = ProcessState::Sleep;
     });
 }
