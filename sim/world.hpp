@@ -138,7 +138,8 @@ public:
         while (true) {
             events_++;
             step(task);
-            if (events_ >= events_stop_ || (!timers_.empty() && timers_.top().due.ns() <= now_ns_)) {
+            if (events_ >= events_stop_ ||
+                (!timers_.empty() && timers_.top().due.ns() <= now_ns_)) {
                 return;
             }
             if (!scheduler_.pick(task)) {
