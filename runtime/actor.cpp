@@ -50,13 +50,11 @@ Status Actor::process_message(Queue queue, MailboxMessage& message) {
     if (queue == Queue::Log) {
         return ok(); // loggers are not modelled; a log record is ignored
     }
-    current_ = &message;
-    // Built in place (no assignment): the common case is one call and one return.
-    Status status = message.type == MailboxType::Regular || message.type == MailboxType::Event
-                        ? handle_message(message.from, message.message)
-                        : dispatch_other(message);
-    current_ = nullptr;
-    return status;
+    const detail::CurrentMessage current(current_, message);
+    // Returned as built (no copy): the common case is one call and one return.
+    return message.type == MailboxType::Regular || message.type == MailboxType::Event
+               ? handle_message(message.from, message.message)
+               : dispatch_other(message);
 }
 
 Status Actor::dispatch_other(const MailboxMessage& message) {

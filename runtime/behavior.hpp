@@ -66,4 +66,24 @@ private:
     Process* process_ = nullptr;
 };
 
+namespace detail {
+
+/// Points a behaviour's current-message slot at the item being handled for one scope, so
+/// that a process_message can return its handler's Status directly (built in the caller's
+/// slot, not copied) and still clear the slot after it.
+class CurrentMessage {
+public:
+    CurrentMessage(const MailboxMessage*& slot, const MailboxMessage& message) : slot_(slot) {
+        slot_ = &message;
+    }
+    CurrentMessage(const CurrentMessage&) = delete;
+    CurrentMessage& operator=(const CurrentMessage&) = delete;
+    ~CurrentMessage() { slot_ = nullptr; }
+
+private:
+    const MailboxMessage*& slot_;
+};
+
+} // namespace detail
+
 } // namespace routesim::runtime

@@ -44,7 +44,8 @@ struct MessageTraits {
 
 /// A type-erased payload. Values up to `inline_size` bytes that are nothrow-movable live
 /// inline; larger ones are held by a shared pointer (messages are immutable once sent, so
-/// copies share them). The empty Message means "nil".
+/// copies share them). The empty Message means "nil"; it has operations of its own (an
+/// empty payload type), so that no operation tests for a missing payload.
 class Message {
 public:
     static constexpr std::size_t inline_size = 24;
@@ -64,18 +65,10 @@ public:
         }
     }
 
-    Message(const Message& other) : ops_(other.ops_) {
-        if (ops_ != nullptr) {
-            copy_from(other);
-        }
-    }
+    Message(const Message& other) : ops_(other.ops_) { copy_from(other); }
     /// Moves the payload; the source becomes nil (a moved-from shared payload would
     /// otherwise be a null pointer that get/describe dereference).
-    Message(Message&& other) noexcept : ops_(other.ops_) {
-        if (ops_ != nullptr) {
-            move_from(other);
-        }
-    }
+    Message(Message&& other) noexcept : ops_(other.ops_) { move_from(other); }
     Message& operator=(const Message& other) {
         if (this != &other) {
             Message copy(other);
@@ -87,21 +80,19 @@ public:
         if (this != &other) {
             reset();
             ops_ = other.ops_;
-            if (ops_ != nullptr) {
-                move_from(other);
-            }
+            move_from(other);
         }
         return *this;
     }
     ~Message() { reset(); }
 
     /// True for the nil message.
-    bool empty() const { return ops_ == nullptr; }
+    bool empty() const { return ops_ == nil_ops(); }
 
     /// True when the payload is a T.
     template <class T>
     bool is() const {
-        return ops_ != nullptr && ops_->tag == &type_tag<T>;
+        return ops_->tag == &type_tag<T>;
     }
 
     /// The payload as a T, or nullptr when it is something else.
@@ -120,15 +111,12 @@ public:
 
     /// The payload's type name for traces ("nil" for the empty message).
     std::string_view type_name() const {
-        if (ops_ == nullptr) {
-            return "nil";
-        }
         return ops_->name_hash != 0 ? ops_->fixed_name : ops_->name(ops_->data(storage_));
     }
 
     /// FNV-1a 64 of type_name(), as the trace hashes it; free for fixed names.
     std::uint64_t type_name_hash() const {
-        if (ops_ != nullptr && ops_->name_hash != 0) {
+        if (ops_->name_hash != 0) {
             return ops_->name_hash;
         }
         return sim::fnv1a64(type_name());
@@ -136,7 +124,7 @@ public:
 
     /// A readable rendering of the payload.
     std::string describe() const {
-        return ops_ == nullptr ? std::string("nil") : ops_->describe(ops_->data(storage_));
+        return ops_->describe(ops_->data(storage_));
     }
 
     /// type_name() of a Message holding `value`, without building one.
@@ -260,7 +248,13 @@ private:
         fixed_name_hash_of<T>(),
     };
 
-    // Precondition of both: ops_ == other.ops_ != nullptr.
+    /// The payload of the nil message: nothing, named "nil".
+    struct Nil {
+        static constexpr std::string_view type_name = "nil";
+    };
+    static constexpr const Ops* nil_ops() { return &inline_ops<Nil>; }
+
+    // Precondition of both: ops_ == other.ops_.
     void copy_from(const Message& other) {
         if (ops_->trivial) {
             std::memcpy(storage_, other.storage_, inline_size);
@@ -271,7 +265,7 @@ private:
     void move_from(Message& other) {
         if (ops_->trivial) {
             std::memcpy(storage_, other.storage_, inline_size);
-            other.ops_ = nullptr;
+            other.ops_ = nil_ops();
         } else {
             ops_->move(storage_, other.storage_);
             other.reset();
@@ -279,15 +273,13 @@ private:
     }
 
     void reset() {
-        if (ops_ != nullptr) {
-            if (!ops_->trivial) {
-                ops_->destroy(storage_);
-            }
-            ops_ = nullptr;
+        if (!ops_->trivial) {
+            ops_->destroy(storage_);
         }
+        ops_ = nil_ops();
     }
 
-    const Ops* ops_ = nullptr;
+    const Ops* ops_ = nil_ops();
     alignas(void*) std::byte storage_[inline_size];
 };
 

@@ -147,6 +147,7 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
         parent->consumers_.push_back(Relation{pid, false});
         process.links_out_.push_back(parent_pid);
     }
+    RS_ASSERT(!process.has_step_flags());
     process.state_ = ProcessState::Sleep;
     if (process.has_messages()) {
         poke(process);
@@ -306,32 +307,8 @@ SendResult Process::send(Address to, Message message) {
     return send_regular(to, std::move(message), send_queue_);
 }
 
-SendResult Process::send(const PID& to, const Message& message) {
-    return send_regular(to, message, send_queue_);
-}
-
-SendResult Process::send(const PID& to, Message&& message) {
-    return send_regular(to, std::move(message), send_queue_);
-}
-
 SendResult Process::send_with_priority(Address to, Message message, MessagePriority priority) {
     return send_regular(to, std::move(message), queue_for(priority));
-}
-
-SendResult Process::forward(const PID& to, const MailboxMessage& message,
-                            MessagePriority priority) {
-    // §2.6: no fallback and no check of the forwarder's own state.
-    Process* target = node_.find_open(to);
-    if (target == nullptr) [[unlikely]] {
-        target = node_.find(to);
-        if (target == nullptr || target->state_ == ProcessState::Init) {
-            return sim::fail(Err::ProcessUnknown);
-        }
-        if (!target->is_alive()) {
-            return sim::fail(Err::ProcessTerminated);
-        }
-    }
-    return node_.deliver_item(*target, queue_for(priority), message, this);
 }
 
 void Node::deliver_exit(const PID& from, const PID& to, Message signal) {

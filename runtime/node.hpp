@@ -151,6 +151,8 @@ public:
 
     /// StepRunner: runs one step of the process with this id.
     void run_step(sim::TaskId task) override;
+    /// StepRunner: runs steps from `first` on, each inlined into the world's loop.
+    void run_steps(sim::World& world, sim::TaskId first) override;
 
 private:
     friend class Process;
@@ -216,7 +218,12 @@ private:
     /// Wakes a sleeping process and makes it runnable when it can step. Inline: once per send.
     void poke(Process& process) {
         if (process.state_ == ProcessState::Sleep) {
+            // A process sleeps only with no step flag and no call wait (the places that put
+            // it to sleep check both), so it can step: the common case, tested first.
             process.state_ = ProcessState::Running;
+            process.flags_.runnable = true;
+            world_.scheduler().make_runnable(process.pid_.id);
+            return;
         }
         const bool can_step = process.state_ == ProcessState::Running ||
                               process.state_ == ProcessState::Zombee;
@@ -225,6 +232,8 @@ private:
             world_.scheduler().make_runnable(process.pid_.id);
         }
     }
+    /// The step of the process with id `task` (run_step, inlined into run_steps).
+    void run_task(sim::TaskId task);
     void step(Process& process);
     void take_one(Process& process);
     /// The panics injected at a take (the fault plan's take site, a watched process's hook):

@@ -144,9 +144,38 @@ template <class To, class Payload>
     return node_.send_regular(this, pid_, to, std::forward<Payload>(payload), queue);
 }
 
+// The process's sends to a PID inline into their callers (behaviours' callbacks): their body
+// is the delivery, so a send costs no call of its own. (Node::send stays a call: the harness
+// and the tests call it from hundreds of places.)
 template <MessageValue T>
-SendResult Process::send(const PID& to, T&& value) {
+[[gnu::always_inline]] inline SendResult Process::send(const PID& to, T&& value) {
     return send_regular(to, std::forward<T>(value), send_queue_);
+}
+
+[[gnu::always_inline]] inline SendResult Process::send(const PID& to, const Message& message) {
+    return send_regular(to, message, send_queue_);
+}
+
+[[gnu::always_inline]] inline SendResult Process::send(const PID& to, Message&& message) {
+    return send_regular(to, std::move(message), send_queue_);
+}
+
+// Inline for the same reason: a Router's forward is its routing hot path.
+[[gnu::always_inline]] inline SendResult Process::forward(const PID& to,
+                                                          const MailboxMessage& message,
+                                                          MessagePriority priority) {
+    // §2.6: no fallback and no check of the forwarder's own state.
+    Process* target = node_.find_open(to);
+    if (target == nullptr) [[unlikely]] {
+        target = node_.find(to);
+        if (target == nullptr || target->state_ == ProcessState::Init) {
+            return sim::fail(Err::ProcessUnknown);
+        }
+        if (!target->is_alive()) {
+            return sim::fail(Err::ProcessTerminated);
+        }
+    }
+    return node_.deliver_item(*target, queue_for(priority), message, this);
 }
 
 } // namespace routesim::runtime

@@ -16,6 +16,20 @@ constexpr std::uint8_t stale_responses_max = 10; // the response channel's capac
 } // namespace
 
 void Node::run_step(sim::TaskId task) {
+    run_task(task);
+}
+
+void Node::run_steps(sim::World& world, sim::TaskId first) {
+    RS_ASSERT(&world == &world_);
+    // The GNU spelling: [[gnu::always_inline]] in this place would apply to the lambda's type.
+    world_.run_picked(first, [this](sim::TaskId task) __attribute__((always_inline)) {
+        run_task(task);
+    });
+}
+
+// run_task, step, take_one and after_callback are inlined into run_steps: the hot path of
+// every message.
+[[gnu::always_inline]] inline void Node::run_task(sim::TaskId task) {
     Process* process = slot(task);
     RS_ASSERT(process != nullptr);
     RS_ASSERT(process->flags_.runnable);
@@ -27,7 +41,6 @@ void Node::run_step(sim::TaskId task) {
     }
 }
 
-// step, take_one and after_callback are inlined into run_step: the hot path of every message.
 [[gnu::always_inline]] inline void Node::step(Process& process) {
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (process.wait_ != nullptr) {
@@ -144,6 +157,8 @@ void Node::resume_call(Process& process) {
         world_.scheduler().make_runnable(process.pid_.id);
         return;
     }
+    // Asleep with no step flag (the step has cleared runnable and in_step; busy and stopping
+    // were not set) and no call wait, as poke expects.
     process.state_ = ProcessState::Sleep;
 }
 
@@ -182,6 +197,8 @@ void Node::schedule_unbusy(Process& process, sim::Duration cost) {
             poke(*target);
             return;
         }
+        RS_ASSERT(!target->has_step_flags());
+        RS_ASSERT(target->wait_ == nullptr);
         target->state_ = ProcessState::Sleep;
     });
 }

@@ -210,7 +210,9 @@ void Process::run_outside(const std::function<void()>& operation) {
         state_ = ProcessState::Running; // not runnable: no step is scheduled for it
     }
     operation();
-    if (was_sleeping && state_ == ProcessState::Running && !flags_.runnable && !has_messages()) {
+    // Back to sleep only as poke expects a sleeper: no step flag and no call wait.
+    if (was_sleeping && state_ == ProcessState::Running && !has_step_flags() &&
+        wait_ == nullptr && !has_messages()) {
         state_ = ProcessState::Sleep;
     }
 }

@@ -268,13 +268,11 @@ Status Router::process_message(Queue queue, MailboxMessage& message) {
         process().log("error", "router process can not be a logger");
         return stop(Error::panic());
     }
-    current_ = &message;
-    // R8, R9: Normal priority is routed (built in place: the routing hot path).
+    const detail::CurrentMessage current(current_, message);
+    // R8, R9: Normal priority is routed (returned as built, no copy: the routing hot path).
     const bool routed = queue == Queue::Main && (message.type == MailboxType::Regular ||
                                                  message.type == MailboxType::Request);
-    Status status = routed ? route_one(message) : dispatch_other(queue, message);
-    current_ = nullptr;
-    return status;
+    return routed ? route_one(message) : dispatch_other(queue, message);
 }
 
 Status Router::dispatch_other(Queue queue, const MailboxMessage& message) {

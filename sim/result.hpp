@@ -2,7 +2,9 @@
 // Part of sim/: depends on the standard library only.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -81,6 +83,32 @@ public:
 
 private:
     std::optional<E> error_;
+};
+
+/// A Result that carries no value and whose error is a one-byte enum: one 16-bit word, zero
+/// for success (so that success is returned by clearing a register).
+template <class E>
+    requires(std::is_enum_v<E> && sizeof(E) == 1)
+class [[nodiscard]] Result<void, E> {
+public:
+    Result() noexcept {}
+    template <class F>
+    Result(Failure<F> failure)
+        : word_(static_cast<std::uint16_t>(
+              failed_bit | static_cast<std::uint8_t>(E(std::move(failure.error))))) {}
+
+    bool has_value() const { return word_ == 0; }
+    explicit operator bool() const { return has_value(); }
+
+    /// The error; precondition: !has_value().
+    E error() const {
+        RS_ASSERT(!has_value());
+        return static_cast<E>(static_cast<std::uint8_t>(word_));
+    }
+
+private:
+    static constexpr std::uint16_t failed_bit = 0x100;
+    std::uint16_t word_ = 0;
 };
 
 } // namespace routesim::sim

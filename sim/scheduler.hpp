@@ -85,16 +85,31 @@ public:
     /// Returns nothing when no task is runnable.
     /// Inline: the fifo fast path then stays in registers in the run loop.
     std::optional<TaskId> pick() {
+        TaskId task = 0;
+        if (!pick(task)) {
+            return std::nullopt;
+        }
+        return task;
+    }
+    /// pick() for a step loop: the picked task goes to `task`; false when none is runnable.
+    /// (The loop's task stays in a register, where an optional's flag and value went through
+    /// memory.)
+    bool pick(TaskId& task) {
         if (!ordered_path_) {
             if (fast_.empty()) {
-                return std::nullopt;
+                return false;
             }
             // Not counted in steps_: only PCT (the ordered path) reads it.
-            const TaskId task = fast_.front();
+            task = fast_.front();
             fast_.pop_front();
-            return task;
+            return true;
         }
-        return pick_ordered();
+        const std::optional<TaskId> picked = pick_ordered();
+        if (!picked) {
+            return false;
+        }
+        task = *picked;
+        return true;
     }
     /// PCT: makes the next pick a priority change point, on top of the drawn ones (the fuzzer
     /// puts them at racy moments). No effect under the other policies.

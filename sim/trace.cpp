@@ -18,12 +18,14 @@ void TraceBus::dispatch(const TraceEvent& event) const {
 void TraceBus::add_sink(TraceSink& sink) {
     RS_ASSERT(std::find(sinks_.begin(), sinks_.end(), &sink) == sinks_.end());
     sinks_.push_back(&sink);
+    has_sinks_ = true;
 }
 
 void TraceBus::remove_sink(TraceSink& sink) {
     auto at = std::find(sinks_.begin(), sinks_.end(), &sink);
     RS_ASSERT(at != sinks_.end());
     sinks_.erase(at);
+    has_sinks_ = !sinks_.empty();
 }
 
 std::string format_hash(std::uint64_t hash) {

@@ -150,18 +150,22 @@ public:
     /// and the field array is only built when a sink wants it.
     [[gnu::always_inline]] void emit(Instant at, TraceKey kind,
                                      std::initializer_list<TraceField> fields) {
-        const std::uint64_t seq = fold(at, kind, fields.begin(), fields.size());
-        if (!sinks_.empty()) {
+        // Sinks are asked first, so that with none the fields go straight into the fold and
+        // no value is kept (spilled) for after it.
+        if (has_sinks_) [[unlikely]] {
             // Sinks see a copy, so that the caller's array never escapes: with no sink the
             // compiler keeps the fields in registers and stores no array at all.
             FieldCopy copy(fields.begin(), fields.size());
+            const std::uint64_t seq = fold(at, kind, fields.begin(), fields.size());
             dispatch(TraceEvent{seq, at, kind, copy.data(fields.begin()), fields.size()});
+            return;
         }
+        (void)fold(at, kind, fields.begin(), fields.size());
     }
     /// Emits one event whose fields are in a caller-owned array.
     void emit(Instant at, TraceKey kind, const TraceField* fields, std::size_t count) {
         const std::uint64_t seq = fold(at, kind, fields, count);
-        if (!sinks_.empty()) {
+        if (has_sinks_) {
             check_premixed(fields, count);
             dispatch(TraceEvent{seq, at, kind, fields, count});
         }
@@ -171,7 +175,7 @@ public:
     void remove_sink(TraceSink& sink);
     /// True when some sink wants the full events (callers may skip building costly texts
     /// only when this is false and the text does not reach the hash).
-    bool has_sinks() const { return !sinks_.empty(); }
+    bool has_sinks() const { return has_sinks_; }
 
     /// The running hash of every event emitted so far.
     std::uint64_t hash() const { return hasher_.value(); }
@@ -263,6 +267,7 @@ private:
     TraceHasher hasher_;
     std::uint64_t next_seq_ = 0;
     std::vector<TraceSink*> sinks_;
+    bool has_sinks_ = false; // !sinks_.empty(), one byte for emit to test
 };
 
 /// Prints a hash as 16 lowercase hex digits.

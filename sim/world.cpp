@@ -123,25 +123,17 @@ void World::fire_due_timers() {
     }
 }
 
+void StepRunner::run_steps(World& world, TaskId first) {
+    world.run_picked(first, [this](TaskId task) { run_step(task); });
+}
+
 bool World::run_steps() {
-    std::optional<TaskId> task = scheduler_.pick();
+    const std::optional<TaskId> task = scheduler_.pick();
     if (!task) {
         return false;
     }
-    // Step after step while nothing else needs the loop: no stop request, no limit reached
-    // and no timer due (the checks the loop would make before its next pick).
-    while (true) {
-        events_++;
-        runner_->run_step(*task);
-        if (events_ >= events_stop_ ||
-            (!timers_.empty() && timers_.top().due.ns() <= now_ns_)) {
-            return true;
-        }
-        task = scheduler_.pick();
-        if (!task) {
-            return true;
-        }
-    }
+    runner_->run_steps(*this, *task);
+    return true;
 }
 
 bool World::limits_reached(RunOutcome& outcome) const {
