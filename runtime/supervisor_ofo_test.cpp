@@ -376,6 +376,19 @@ TEST(SupervisorCallback, PanicStartsGracefulShutdown) {
     EXPECT_EQ(f.events("sup_shutdown").size(), 1U);
 }
 
+// §6.2: the supervisor `sup` (three children) recovered a panic into a graceful shutdown: it
+// stopped its three children first, then terminated with Panic.
+void expect_panic_shutdown(const Fixture& f, const SupervisorLog& log, const PID& sup) {
+    ASSERT_TRUE(log.terminated.has_value());
+    EXPECT_TRUE(log.terminated->is(TerminateReason::Panic));
+    ASSERT_EQ(f.events("sup_shutdown").size(), 1U);
+    EXPECT_EQ(f.events("sup_shutdown")[0].number("waiting"), 3);
+    const auto exits = f.events("exit");
+    ASSERT_EQ(exits.size(), 4U); // three children, then the supervisor
+    EXPECT_EQ(exits.back().number("pid"), static_cast<std::int64_t>(sup.id));
+    EXPECT_EQ(f.events("log").back().text("text"), "panic in supervisor callback");
+}
+
 // §6.2: a panic injected at a take (Node::watch_takes) is recovered like a callback panic:
 // the children are stopped first, then the supervisor terminates with Panic.
 TEST(SupervisorCallback, InjectedTakePanicStartsGracefulShutdown) {
@@ -386,14 +399,7 @@ TEST(SupervisorCallback, InjectedTakePanicStartsGracefulShutdown) {
     ASSERT_TRUE(f.node.watch_takes(sup, true));
     ASSERT_TRUE(f.node.send(sup, Text{"x"}));
     f.run();
-    ASSERT_TRUE(log.terminated.has_value());
-    EXPECT_TRUE(log.terminated->is(TerminateReason::Panic));
-    ASSERT_EQ(f.events("sup_shutdown").size(), 1U);
-    EXPECT_EQ(f.events("sup_shutdown")[0].number("waiting"), 3);
-    const auto exits = f.events("exit");
-    ASSERT_EQ(exits.size(), 4U); // three children, then the supervisor
-    EXPECT_EQ(exits.back().number("pid"), static_cast<std::int64_t>(sup.id));
-    EXPECT_EQ(f.events("log").back().text("text"), "panic in supervisor callback");
+    expect_panic_shutdown(f, log, sup);
 }
 
 // §6.2: a planned take.panic fault (the world's FaultPlan, as random fault mixes use it) is
@@ -407,14 +413,7 @@ TEST(SupervisorCallback, PlannedTakePanicStartsGracefulShutdown) {
     ASSERT_TRUE(f.node.send(sup, Text{"x"}));
     f.run();
     ASSERT_EQ(f.events("fault").size(), 1U);
-    ASSERT_TRUE(log.terminated.has_value());
-    EXPECT_TRUE(log.terminated->is(TerminateReason::Panic));
-    ASSERT_EQ(f.events("sup_shutdown").size(), 1U);
-    EXPECT_EQ(f.events("sup_shutdown")[0].number("waiting"), 3);
-    const auto exits = f.events("exit");
-    ASSERT_EQ(exits.size(), 4U); // three children, then the supervisor
-    EXPECT_EQ(exits.back().number("pid"), static_cast<std::int64_t>(sup.id));
-    EXPECT_EQ(f.events("log").back().text("text"), "panic in supervisor callback");
+    expect_panic_shutdown(f, log, sup);
 }
 
 // §4.2, §6.2: a handle_call value is replied even when an error comes with it.
