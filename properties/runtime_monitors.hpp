@@ -4,12 +4,10 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "properties/event_text.hpp"
