@@ -40,15 +40,18 @@ MessageTracker::MessageTracker(std::uint32_t checks) : checks_(checks) {
 }
 
 bool MessageTracker::watches(const sim::TraceKey& kind) const {
-    if (kind_is_one_of(kind, {trace::send, trace::forward, trace::take})) {
-        return true; // read by every check
-    }
-    return (runs(MessageCheck::Conservation) &&
-            kind_is_one_of(kind, {trace::drop, trace::exit, trace::route, kind_pool_forward,
-                                  trace::preserve})) ||
-           (runs(MessageCheck::PairFifo) && kind_is_one_of(kind, {trace::drop, trace::preserve})) ||
-           (runs(MessageCheck::Sender) &&
-            kind_is_one_of(kind, {trace::call, trace::response, trace::response_dropped}));
+    return watches(event_kind_of(kind));
+}
+
+bool MessageTracker::watches(EventKind kind) const {
+    constexpr EventKinds every_check{EventKind::Send, EventKind::Forward, EventKind::Take};
+    constexpr EventKinds conservation{EventKind::Drop, EventKind::Exit, EventKind::Route,
+                                      EventKind::PoolForward, EventKind::Preserve};
+    constexpr EventKinds pair_fifo{EventKind::Drop, EventKind::Preserve};
+    constexpr EventKinds sender{EventKind::Call, EventKind::Response, EventKind::ResponseDropped};
+    return every_check.has(kind) || (runs(MessageCheck::Conservation) && conservation.has(kind)) ||
+           (runs(MessageCheck::PairFifo) && pair_fifo.has(kind)) ||
+           (runs(MessageCheck::Sender) && sender.has(kind));
 }
 
 void MessageTracker::reset() {
@@ -72,13 +75,13 @@ MessageTracker::Record& MessageTracker::grow_to(std::uint64_t id) {
     return records_[id];
 }
 
-void MessageTracker::on_other(const sim::TraceEvent& event) {
+void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event) {
     if (runs(MessageCheck::Sender)) {
-        if (is_kind(event, trace::call)) {
+        if (kind == EventKind::Call) {
             caller_of_[field_uint(event, trace::ref)] = field_uint(event, trace::caller);
             return;
         }
-        if (is_kind(event, trace::response) || is_kind(event, trace::response_dropped)) {
+        if (kind == EventKind::Response || kind == EventKind::ResponseDropped) {
             check_response(event);
             return;
         }
@@ -86,7 +89,7 @@ void MessageTracker::on_other(const sim::TraceEvent& event) {
     if (!runs(MessageCheck::Conservation)) {
         return;
     }
-    if (is_kind(event, trace::route)) {
+    if (kind == EventKind::Route) {
         const std::uint64_t id = field_uint(event, layout::route::id, no_message);
         const std::string_view resolution = field_text(event, layout::route::resolution);
         if (id != no_message && resolution == "discard") {
@@ -94,10 +97,10 @@ void MessageTracker::on_other(const sim::TraceEvent& event) {
         } else if (id != no_message && resolution == "failed") {
             end_taken(event, id, ledger_.route_failed);
         }
-    } else if (is_kind(event, trace::exit)) {
+    } else if (kind == EventKind::Exit) {
         const std::uint64_t pid = field_uint(event, trace::pid);
         exited_.insert(std::upper_bound(exited_.begin(), exited_.end(), pid), pid);
-    } else if (is_kind(event, kind_pool_forward)) {
+    } else if (kind == EventKind::PoolForward) {
         const std::uint64_t id = field_uint(event, trace::id, no_message);
         if (id != no_message && field_text(event, trace::outcome) == "unhandled") {
             end_taken(event, id, ledger_.unhandled);
@@ -376,23 +379,27 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
     }
 }
 
-// Inlined into MessageMonitor::on_event (below): an event is one call into the message checks.
-[[gnu::always_inline]] inline void MessageTracker::apply(const sim::TraceEvent& event) {
-    // The commonest kinds first: a take, a send and a forward are most of a run's events.
-    if (is_kind(event, trace::take)) {
+// Inlined into MessageMonitor::on_kind_event (below): an event is one call into the message
+// checks.
+[[gnu::always_inline]] inline void MessageTracker::apply(EventKind kind,
+                                                         const sim::TraceEvent& event) {
+    switch (kind) {
+    case EventKind::Take:
         on_hop(HopEvent{.hop = Hop::Take,
                         .id = hop_field(event, layout::take::id),
                         .by = hop_field(event, layout::take::pid),
                         .from = hop_field(event, layout::take::from)},
                event);
-    } else if (is_kind(event, trace::send)) {
+        return;
+    case EventKind::Send:
         on_hop(HopEvent{.hop = Hop::Send,
                         .id = hop_field(event, layout::send::id),
                         .by = hop_field(event, layout::send::from),
                         .to = hop_field(event, layout::send::to),
                         .queue = hop_field(event, layout::send::queue)},
                event);
-    } else if (is_kind(event, trace::forward)) {
+        return;
+    case EventKind::Forward:
         on_hop(HopEvent{.hop = Hop::Forward,
                         .id = hop_field(event, layout::forward::id),
                         .by = hop_field(event, layout::forward::by),
@@ -400,23 +407,27 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
                         .from = hop_field(event, layout::forward::from),
                         .queue = hop_field(event, layout::forward::queue)},
                event);
-    } else if (is_kind(event, trace::drop)) {
+        return;
+    case EventKind::Drop:
         on_hop(HopEvent{.hop = Hop::Drop,
                         .id = hop_field(event, layout::drop::id),
                         .by = hop_field(event, layout::drop::pid)},
                event);
-    } else if (is_kind(event, trace::preserve)) {
+        return;
+    case EventKind::Preserve:
         on_hop(HopEvent{.hop = Hop::Preserve,
                         .id = hop_field(event, id_second),
                         .by = field_uint(event, trace::pid)},
                event);
-    } else {
-        on_other(event);
+        return;
+    default:
+        on_other(kind, event);
+        return;
     }
 }
 
 void MessageTracker::on_event(const sim::TraceEvent& event) {
-    apply(event);
+    apply(event_kind_of(event.kind), event);
 }
 
 // -- the message monitors -----------------------------------------------------------------
@@ -449,10 +460,14 @@ bool MessageMonitor::watches(const sim::TraceKey& kind) const {
 }
 
 void MessageMonitor::on_event(const sim::TraceEvent& event) {
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
     if (!feeds_) {
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
-    tracker_->apply(event);
+    tracker_->apply(kind, event);
     std::vector<MessageTracker::Finding>& findings = tracker_->findings();
     if (findings.empty()) {
         return;

@@ -33,6 +33,7 @@ public:
     // -- queries ----------------------------------------------------------------------------
     /// True when `kind` is read by an enabled check.
     bool watches(const sim::TraceKey& kind) const;
+    bool watches(EventKind kind) const;
     /// message_conservation's ledger; complete after finish_conservation().
     const Ledger& ledger() const { return ledger_; }
 
@@ -113,15 +114,15 @@ private:
 
     friend class MessageMonitor; // feeds events through apply()
 
-    /// on_event's body, inlined into MessageMonitor::on_event.
-    void apply(const sim::TraceEvent& event);
+    /// on_event's body, inlined into MessageMonitor::on_kind_event.
+    void apply(EventKind kind, const sim::TraceEvent& event);
     bool runs(MessageCheck check) const { return (checks_ & static_cast<std::uint32_t>(check)) != 0; }
     void add(MessageCheck check, const sim::TraceEvent& event, std::string explanation,
              std::vector<Witness> witnesses);
     Record& record(std::uint64_t id) { return id < records_.size() ? records_[id] : grow_to(id); }
     Record& grow_to(std::uint64_t id);
     void on_hop(const HopEvent& hop, const sim::TraceEvent& event);
-    void on_other(const sim::TraceEvent& event);
+    void on_other(EventKind kind, const sim::TraceEvent& event);
 
     // message_conservation
     void conserve(const HopEvent& hop, const sim::TraceEvent& event, Record& item);

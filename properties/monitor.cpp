@@ -59,7 +59,7 @@ void MonitorSet::index_kinds(std::size_t slots) {
     }
 }
 
-const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
+const MonitorSet::KindSlot& MonitorSet::slot_of(const sim::TraceKey& kind) {
     if (kinds_.empty()) {
         index_kinds(64);
     }
@@ -70,11 +70,12 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
             // A kind not seen yet (once per kind per run): keep the table at most half full.
             if (2 * (kinds_used_ + 1) > kinds_.size()) {
                 index_kinds(2 * kinds_.size());
-                return watchers(kind);
+                return slot_of(kind);
             }
             slot.used = true;
             slot.hash = kind.hash;
             slot.name = std::string(kind.name);
+            slot.code = event_kind_of(kind);
             slot.last_text = kind.name.data();
             slot.watchers.reserve(monitors_.size());
             for (const auto& monitor : monitors_) {
@@ -83,29 +84,30 @@ const std::vector<Monitor*>& MonitorSet::watchers(const sim::TraceKey& kind) {
                 }
             }
             kinds_used_++;
-            return slot.watchers;
+            return slot;
         }
         if (same_kind_address(slot, kind)) {
-            return slot.watchers;
+            return slot;
         }
         if (slot.hash == kind.hash && slot.name == kind.name) {
             slot.last_text = kind.name.data(); // the kind arrived with another text: remember it
-            return slot.watchers;
+            return slot;
         }
     }
 }
 
 void MonitorSet::on_event(const sim::TraceEvent& event) {
     // The common case inline: the kind's home slot holds it, matched by hash and text address.
-    const std::vector<Monitor*>* found = nullptr;
+    const KindSlot* found = nullptr;
     if (!kinds_.empty()) {
         const KindSlot& home = kinds_[event.kind.hash & kinds_mask_];
         if (same_kind_address(home, event.kind)) {
-            found = &home.watchers;
+            found = &home;
         }
     }
-    for (Monitor* monitor : found != nullptr ? *found : watchers(event.kind)) {
-        monitor->on_event(event);
+    const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
+    for (Monitor* monitor : slot.watchers) {
+        monitor->on_kind_event(slot.code, event);
     }
     if (world_ == nullptr || recorded_ == stopped_) {
         return; // the common path: nothing new was recorded

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "properties/event_kind.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
 #include "sim/world.hpp"
@@ -61,6 +62,13 @@ public:
         (void)kind;
         return true;
     }
+    /// on_event with the event's kind already decoded: a MonitorSet decodes each kind once and
+    /// calls this. The default forwards to on_event; a monitor that switches on the kind
+    /// overrides this and lets its on_event decode the kind and call it.
+    virtual void on_kind_event(EventKind kind, const sim::TraceEvent& event) {
+        (void)kind;
+        on_event(event);
+    }
     const std::vector<Violation>& violations() const { return violations_; }
     bool holds() const { return violations_.empty(); }
     /// reset() and no violation recorded.
@@ -99,7 +107,7 @@ public:
     void finish(sim::Instant end, bool idle);
     const std::vector<std::unique_ptr<Monitor>>& monitors() const { return monitors_; }
     /// The monitors that watch events of `kind`, in set order.
-    const std::vector<Monitor*>& watchers(const sim::TraceKey& kind);
+    const std::vector<Monitor*>& watchers(const sim::TraceKey& kind) { return slot_of(kind).watchers; }
     /// The first violation of any monitor, in monitor order, or nullptr.
     const Violation* first_violation() const;
     /// The monitor with this name, or nullptr.
@@ -109,6 +117,7 @@ private:
     struct KindSlot { // one event kind seen so far and the monitors that watch it
         std::uint64_t hash = 0;
         std::string name;
+        EventKind code = EventKind::Other;
         // The text address this kind last arrived with: emitters name kinds with constant
         // keys, so a later event of the kind matches by hash and address without comparing
         // bytes (the rule is_kind follows). Only a fast path: a miss compares the text.
@@ -117,6 +126,8 @@ private:
         bool used = false;
     };
     void index_kinds(std::size_t slots);
+    /// The slot of `kind`, made (with its code and watchers) when the kind is new.
+    const KindSlot& slot_of(const sim::TraceKey& kind);
     /// The fast match: a used slot whose kind has `kind`'s hash and arrived with the same text
     /// address and length (is_kind's rule); a miss says nothing.
     static bool same_kind_address(const KindSlot& slot, const sim::TraceKey& kind) {

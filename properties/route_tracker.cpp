@@ -128,60 +128,85 @@ RouteTracker::Router& RouteTracker::add_router(std::uint64_t pid) {
 
 RouteTracker::Router* RouteTracker::find_router_slow(std::uint64_t router) {
     auto found = routers_.find(router);
-    return found == routers_.end() || found->second.lost ? nullptr : &found->second;
+    if (found == routers_.end()) {
+        return nullptr;
+    }
+    // Map nodes stay put until erased (erase_router forgets the cache first).
+    last_router_pid_ = router;
+    last_router_ = &found->second;
+    return found->second.lost ? nullptr : &found->second;
 }
 
-void RouteTracker::on_event(const sim::TraceEvent& event, std::vector<Finding>& out) {
-    if (is_kind(event, trace::take)) {
+void RouteTracker::erase_router(std::uint64_t pid) {
+    if (last_router_pid_ == pid) {
+        last_router_ = nullptr;
+        last_router_pid_ = 0;
+    }
+    routers_.erase(pid);
+}
+
+void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
+                            std::vector<Finding>& out) {
+    switch (kind) {
+    case EventKind::Take: {
         const std::uint64_t pid = field_uint(event, layout::take::pid);
         if (Router* router = find_router(pid)) {
             on_take(*router, pid, event, out);
         }
-    } else if (is_kind(event, trace::forward)) {
+        return;
+    }
+    case EventKind::Forward: {
         const std::uint64_t by = field_uint(event, layout::forward::by);
         if (Router* router = find_router(by)) {
             on_forward(*router, by, event, out);
         }
-    } else if (is_kind(event, trace::spawn) || is_kind(event, trace::spawn_failed)) {
-        on_spawn(event);
-    } else if (is_kind(event, trace::exit)) {
+        return;
+    }
+    case EventKind::Spawn:
+    case EventKind::SpawnFailed:
+        on_spawn(kind, event);
+        return;
+    case EventKind::Exit:
         on_exit(event);
-    } else if (is_kind(event, trace::kill)) {
+        return;
+    case EventKind::Kill:
         on_kill(event);
-    } else if (is_kind(event, trace::route_init)) {
+        return;
+    case EventKind::RouteInit:
         on_route_init(field_uint(event, trace::router), event, out);
+        return;
+    case EventKind::Route:
+    case EventKind::RouteRestart:
+    case EventKind::RoutePending:
+    case EventKind::RouteAdmin:
+        break;
+    default:
+        return;
+    }
+    const std::uint64_t pid = field_uint(event, kind == EventKind::Route ? layout::route::router
+                                                                        : FieldAt{trace::router, 0});
+    Router* router = find_router(pid);
+    if (router == nullptr) {
+        return;
+    }
+    if (kind == EventKind::Route) {
+        on_route(*router, pid, event, out);
+    } else if (kind == EventKind::RouteRestart) {
+        on_restart(*router, pid, event, out);
+    } else if (kind == EventKind::RoutePending) {
+        on_pending(*router, pid, event, out);
     } else {
-        const bool route = is_kind(event, trace::route);
-        const bool restart = !route && is_kind(event, trace::route_restart);
-        const bool pending = !route && !restart && is_kind(event, trace::route_pending);
-        const bool admin = !route && !restart && !pending && is_kind(event, trace::route_admin);
-        if (!route && !restart && !pending && !admin) {
-            return;
-        }
-        const std::uint64_t pid = field_uint(event, trace::router);
-        Router* router = find_router(pid);
-        if (router == nullptr) {
-            return;
-        }
-        if (route) {
-            on_route(*router, pid, event, out);
-        } else if (restart) {
-            on_restart(*router, pid, event, out);
-        } else if (pending) {
-            on_pending(*router, pid, event, out);
-        } else {
-            on_admin(*router, pid, event, out);
-        }
+        on_admin(*router, pid, event, out);
     }
 }
 
 // -- processes ----------------------------------------------------------------------------
 
-void RouteTracker::on_spawn(const sim::TraceEvent& event) {
+void RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
     const std::uint64_t pid = field_uint(event, trace::pid);
     Router* parent = find_router(field_uint(event, trace::parent));
-    if (is_kind(event, trace::spawn_failed)) {
-        routers_.erase(pid); // R6: a router whose Init failed has no table
+    if (kind == EventKind::SpawnFailed) {
+        erase_router(pid); // R6: a router whose Init failed has no table
         if (parent != nullptr && parent->fresh_spawn == pid) {
             parent->fresh_spawn = 0;
         }
@@ -197,7 +222,7 @@ void RouteTracker::on_spawn(const sim::TraceEvent& event) {
 
 void RouteTracker::on_exit(const sim::TraceEvent& event) {
     const std::uint64_t pid = field_uint(event, trace::pid);
-    routers_.erase(pid);
+    erase_router(pid);
     auto watched = watched_.find(pid);
     if (watched == watched_.end()) {
         return;

@@ -75,6 +75,8 @@ public:
     /// Forgets every event seen (the checks stay).
     void reset() {
         routers_.clear();
+        last_router_ = nullptr;
+        last_router_pid_ = 0;
         routers_low_ = UINT64_MAX;
         routers_high_ = 0;
         watched_.clear();
@@ -85,7 +87,9 @@ public:
 
     // -- commands ---------------------------------------------------------------------------
     /// Applies one event; findings are appended to findings().
-    void on_event(const sim::TraceEvent& event) { on_event(event, findings_); }
+    void on_event(const sim::TraceEvent& event) { on_event(event_kind_of(event.kind), event); }
+    /// on_event with the event's kind decoded.
+    void on_event(EventKind kind, const sim::TraceEvent& event) { on_event(kind, event, findings_); }
 
 private:
     struct Route {
@@ -133,19 +137,26 @@ private:
         bool lost = false;
     };
 
-    void on_event(const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_event(EventKind kind, const sim::TraceEvent& event, std::vector<Finding>& out);
     bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
     /// The live router with this pid id, or nullptr. Most events name a worker or a client:
     /// ids outside the range routers ever had are turned away without a lookup.
+    /// A router's events come in runs (its take, forward and route event of one message):
+    /// the last router found answers without a search.
     Router* find_router(std::uint64_t router) {
+        if (router == last_router_pid_ && last_router_ != nullptr) {
+            return last_router_->lost ? nullptr : last_router_;
+        }
         return router < routers_low_ || router > routers_high_ ? nullptr : find_router_slow(router);
     }
     Router* find_router_slow(std::uint64_t router);
+    /// Forgets router `pid`'s table.
+    void erase_router(std::uint64_t pid);
     /// The table of router `pid`, made empty when new.
     Router& add_router(std::uint64_t pid);
     /// The route named by the event's `name` field, or routes.end().
     static RouteTable::iterator named_route(Router& router, const sim::TraceEvent& event);
-    void on_spawn(const sim::TraceEvent& event);
+    void on_spawn(EventKind kind, const sim::TraceEvent& event);
     void on_exit(const sim::TraceEvent& event);
     void on_kill(const sim::TraceEvent& event);
     void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
@@ -175,6 +186,8 @@ private:
     runtime::Semantics semantics_;
     RouteChecks checks_;
     std::map<std::uint64_t, Router> routers_;                  // by router pid id
+    Router* last_router_ = nullptr; // the router find_router_slow found last (a map node)
+    std::uint64_t last_router_pid_ = 0;
     std::uint64_t routers_low_ = UINT64_MAX; // every id routers_ ever held lies in [low, high]
     std::uint64_t routers_high_ = 0;
     std::unordered_map<std::uint64_t, std::uint64_t> watched_; // worker -> router; lookups only

@@ -59,16 +59,22 @@ void RouteTableMonitor::reset() {
 
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
     // RouteTracker::on_event's kinds; a follower gets its findings from the lead.
-    return feeds_ && kind_is_one_of(kind, {trace::take, trace::forward, trace::spawn, trace::spawn_failed,
-                                 trace::exit, trace::kill, trace::route_init, trace::route,
-                                 trace::route_restart, trace::route_pending, trace::route_admin});
+    constexpr EventKinds tracked{EventKind::Take,        EventKind::Forward,      EventKind::Spawn,
+                                 EventKind::SpawnFailed, EventKind::Exit,         EventKind::Kill,
+                                 EventKind::RouteInit,   EventKind::Route,        EventKind::RouteRestart,
+                                 EventKind::RoutePending, EventKind::RouteAdmin};
+    return feeds_ && tracked.has(event_kind_of(kind));
 }
 
 void RouteTableMonitor::on_event(const sim::TraceEvent& event) {
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
     if (!feeds_) {
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
-    tracker_->on_event(event);
+    tracker_->on_event(kind, event);
     std::vector<RouteTracker::Finding>& findings = tracker_->findings();
     if (findings.empty()) {
         return;
@@ -113,7 +119,8 @@ Witness KeyAffinity::key_witness(std::uint64_t router, std::string_view key, std
 }
 
 bool KeyAffinity::watches(const sim::TraceKey& kind) const {
-    return kind_is_one_of(kind, {route_key, trace::route, trace::take});
+    constexpr EventKinds read{EventKind::RouteKey, EventKind::Route, EventKind::Take};
+    return read.has(event_kind_of(kind));
 }
 
 KeyAffinity::Text KeyAffinity::keep(std::string_view text) {
@@ -155,10 +162,14 @@ KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t ke
 }
 
 void KeyAffinity::on_event(const sim::TraceEvent& event) {
-    if (is_kind(event, route_key)) {
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void KeyAffinity::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
+    if (kind == EventKind::RouteKey) {
         on_route_key(event);
     } else if (!awaiting_.empty()) {
-        on_awaited(event);
+        on_awaited(kind, event);
     }
 }
 
@@ -198,9 +209,9 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
     }
 }
 
-void KeyAffinity::on_awaited(const sim::TraceEvent& event) {
-    const bool routed = is_kind(event, trace::route);
-    if (!routed && !is_kind(event, trace::take)) {
+void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
+    const bool routed = kind == EventKind::Route;
+    if (!routed && kind != EventKind::Take) {
         return;
     }
     // A route event ends its router's wait; a take by the router means the routing of the
@@ -232,12 +243,17 @@ void KeyAffinity::on_awaited(const sim::TraceEvent& event) {
 // -- atomic_init --------------------------------------------------------------------------
 
 bool AtomicInit::watches(const sim::TraceKey& kind) const {
-    return kind_is_one_of(kind, {trace::take, trace::spawn, trace::route_init, trace::spawn_failed,
-                                 trace::exit});
+    constexpr EventKinds read{EventKind::Take, EventKind::Spawn, EventKind::RouteInit,
+                              EventKind::SpawnFailed, EventKind::Exit};
+    return read.has(event_kind_of(kind));
 }
 
 void AtomicInit::on_event(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::take)) {
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void AtomicInit::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
+    if (kind == EventKind::Take) {
         // Init runs synchronously inside the spawn (§2.8): once any process takes a message,
         // every Init under way has ended, and the routers still listed succeeded.
         if (!in_init_.empty()) {
@@ -245,11 +261,11 @@ void AtomicInit::on_event(const sim::TraceEvent& event) {
         }
         return;
     }
-    on_other(event);
+    on_other(kind, event);
 }
 
-void AtomicInit::on_other(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::spawn)) {
+void AtomicInit::on_other(EventKind kind, const sim::TraceEvent& event) {
+    if (kind == EventKind::Spawn) {
         const std::uint64_t pid = field_uint(event, trace::pid);
         auto parent = in_init_.find(field_uint(event, trace::parent));
         if (parent != in_init_.end()) {
@@ -258,13 +274,13 @@ void AtomicInit::on_other(const sim::TraceEvent& event) {
         if (is_router_spawn(event)) {
             in_init_.try_emplace(pid);
         }
-    } else if (is_kind(event, trace::route_init)) {
+    } else if (kind == EventKind::RouteInit) {
         auto found = in_init_.find(field_uint(event, trace::router));
         if (found != in_init_.end() && !found->second.empty() &&
             found->second.back().pid == field_uint(event, trace::worker)) {
             found->second.back().route = std::string(field_text(event, trace::name));
         }
-    } else if (is_kind(event, trace::spawn_failed)) {
+    } else if (kind == EventKind::SpawnFailed) {
         const std::uint64_t pid = field_uint(event, trace::pid);
         auto parent = in_init_.find(field_uint(event, trace::parent));
         if (parent != in_init_.end()) {
@@ -281,7 +297,7 @@ void AtomicInit::on_other(const sim::TraceEvent& event) {
                 child.pid, Orphan{pid, std::move(child.route), std::move(child.spawned), failure});
         }
         in_init_.erase(failed);
-    } else if (is_kind(event, trace::exit)) {
+    } else if (kind == EventKind::Exit) {
         orphans_.erase(field_uint(event, trace::pid));
     }
 }
@@ -313,46 +329,57 @@ Witness CounterConsistency::Open::witness(std::uint64_t router) const {
 }
 
 bool CounterConsistency::watches(const sim::TraceKey& kind) const {
-    return kind_is_one_of(kind, {trace::take, trace::route, trace::route_restart, trace::spawn,
-                                 trace::exit});
+    constexpr EventKinds read{EventKind::Take, EventKind::Route, EventKind::RouteRestart,
+                              EventKind::Spawn, EventKind::Exit};
+    return read.has(event_kind_of(kind));
 }
 
 CounterConsistency::State* CounterConsistency::find_router_slow(std::uint64_t pid) {
     auto found = std::lower_bound(routers_.begin(), routers_.end(), pid,
                                   [](const auto& entry, std::uint64_t id) { return entry.first < id; });
-    return found == routers_.end() || found->first != pid ? nullptr : &found->second;
+    if (found == routers_.end() || found->first != pid) {
+        return nullptr;
+    }
+    last_ = static_cast<std::size_t>(found - routers_.begin());
+    return &found->second;
 }
 
 CounterConsistency::State& CounterConsistency::router_state(std::uint64_t pid) {
+    if (State* known = find_router(pid)) {
+        return *known;
+    }
     auto found = std::lower_bound(routers_.begin(), routers_.end(), pid,
                                   [](const auto& entry, std::uint64_t id) { return entry.first < id; });
-    if (found == routers_.end() || found->first != pid) {
-        found = routers_.emplace(found, pid, State{});
-    }
+    found = routers_.emplace(found, pid, State{});
     RS_ASSERT(found->first == pid);
+    last_ = static_cast<std::size_t>(found - routers_.begin());
     return found->second;
 }
 
 void CounterConsistency::on_event(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::take)) {
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
+    if (kind == EventKind::Take) {
         const std::uint64_t pid = field_uint(event, layout::take::pid);
         if (State* state = find_router(pid)) {
             on_take(pid, *state, event);
         }
         return;
     }
-    on_other(event);
+    on_other(kind, event);
 }
 
-void CounterConsistency::on_other(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::route)) {
+void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) {
+    if (kind == EventKind::Route) {
         const std::uint64_t router = field_uint(event, layout::route::router);
         on_route(router, router_state(router), event);
-    } else if (is_kind(event, trace::route_restart)) {
+    } else if (kind == EventKind::RouteRestart) {
         router_state(field_uint(event, trace::router)).tally.restarts++; // R42
-    } else if (is_router_spawn(event)) {
+    } else if (kind == EventKind::Spawn && is_router_spawn(event)) {
         router_state(field_uint(event, trace::pid));
-    } else if (is_kind(event, trace::exit)) {
+    } else if (kind == EventKind::Exit) {
         State* found = find_router(field_uint(event, trace::pid));
         if (found != nullptr && !found->exited) {
             State& state = *found;

@@ -39,6 +39,7 @@ class RouteTableMonitor : public Monitor {
 public:
     ~RouteTableMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) final;
     bool watches(const sim::TraceKey& kind) const final;
     void share_state_with(Monitor& earlier) final;
     void reset() final;
@@ -91,6 +92,7 @@ class KeyAffinity final : public Monitor {
 public:
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void reset() override {
         std::fill(chosen_.begin(), chosen_.end(), Chosen{}); // the table keeps its size
@@ -129,7 +131,7 @@ private:
     // on_event's branches, out of line so that the commonest call (a take while no key awaits
     // its route) returns after two comparisons.
     void on_route_key(const sim::TraceEvent& event);
-    void on_awaited(const sim::TraceEvent& event);
+    void on_awaited(EventKind kind, const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
@@ -146,6 +148,7 @@ class AtomicInit final : public Monitor {
 public:
     std::string_view name() const override { return "atomic_init"; }
     void on_event(const sim::TraceEvent& event) override;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
     void reset() override {
@@ -165,8 +168,8 @@ private:
         KeptWitness spawned;
         KeptWitness failed;
     };
-    // on_event past a take (out of line: most events are takes, which end every Init).
-    void on_other(const sim::TraceEvent& event);
+    // on_kind_event past a take (out of line: most events are takes, which end every Init).
+    void on_other(EventKind kind, const sim::TraceEvent& event);
 
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
     std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
@@ -191,9 +194,13 @@ class CounterConsistency final : public Monitor {
 public:
     std::string_view name() const override { return "counter_consistency"; }
     void on_event(const sim::TraceEvent& event) override;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
-    void reset() override { routers_.clear(); }
+    void reset() override {
+        routers_.clear();
+        last_ = 0;
+    }
     /// The trace's tally for a router (zeros for an unknown pid).
     RouterTally counters(std::uint64_t router) const;
     /// Compares a router's Inspect map (ergo:forwarded, ergo:discarded, ergo:failed,
@@ -217,11 +224,16 @@ private:
     };
     void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
     void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
-    // on_event past a take (out of line: most events are takes by workers and clients).
-    void on_other(const sim::TraceEvent& event);
+    // on_kind_event past a take (out of line: most events are takes by workers and clients).
+    void on_other(EventKind kind, const sim::TraceEvent& event);
     /// The state of router `pid`, or nullptr. Most takes are a worker's or a client's: pids
     /// outside the range of the routers' are turned away without a search.
+    /// A router's events come in runs (the take and the route event of one message): the
+    /// router found last answers without a search.
     State* find_router(std::uint64_t pid) {
+        if (last_ < routers_.size() && routers_[last_].first == pid) {
+            return &routers_[last_].second;
+        }
         return routers_.empty() || pid < routers_.front().first || pid > routers_.back().first
                    ? nullptr
                    : find_router_slow(pid);
@@ -231,6 +243,7 @@ private:
     State& router_state(std::uint64_t pid);
 
     std::vector<std::pair<std::uint64_t, State>> routers_; // by router pid id, sorted (few)
+    std::size_t last_ = 0; // the index find_router_slow or router_state found last
 };
 
 } // namespace routesim::properties

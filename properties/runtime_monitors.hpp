@@ -57,6 +57,7 @@ class MessageMonitor : public Monitor {
 public:
     ~MessageMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) final;
     bool watches(const sim::TraceKey& kind) const final;
     void share_state_with(Monitor& earlier) final;
     void reset() final;
