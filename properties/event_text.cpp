@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <system_error>
+#include <vector>
 
 #include "sim/assert.hpp"
 
@@ -92,18 +93,108 @@ Witness witness_of(const sim::TraceEvent& event) {
     return Witness{event.seq, event.at, describe_event(event)};
 }
 
+// KeptWitness's parts: the kind, the field count, then per field its key, its type and its
+// value (8 bytes for a number, 1 for a bool, a text like a name); a name or text is one length
+// byte and its bytes.
+bool KeptWitness::keep_parts(const sim::TraceEvent& event) {
+    std::size_t used = 0;
+    const auto put_text = [&](std::string_view text) {
+        if (text.size() > UINT8_MAX || text.size() + 1 > inline_max - used) {
+            return false;
+        }
+        parts_[used++] = static_cast<char>(text.size());
+        if (!text.empty()) { // an empty view may have no data pointer
+            std::memcpy(parts_.data() + used, text.data(), text.size());
+            used += text.size();
+        }
+        return true;
+    };
+    const auto put_byte = [&](std::uint8_t byte) {
+        if (used == inline_max) {
+            return false;
+        }
+        parts_[used++] = static_cast<char>(byte);
+        return true;
+    };
+    if (event.field_count > UINT8_MAX || !put_text(event.kind.name) ||
+        !put_byte(static_cast<std::uint8_t>(event.field_count))) {
+        return false;
+    }
+    for (std::size_t i = 0; i < event.field_count; i++) {
+        const sim::TraceField& field = event.fields[i];
+        const sim::TraceValue::Type type = field.value.type();
+        if (!put_text(field.key.name) || !put_byte(static_cast<std::uint8_t>(type))) {
+            return false;
+        }
+        if (type == sim::TraceValue::Type::Text) {
+            if (!put_text(field.value.as_text())) {
+                return false;
+            }
+        } else if (type == sim::TraceValue::Type::Bool) {
+            if (!put_byte(field.value.as_bool() ? 1 : 0)) {
+                return false;
+            }
+        } else {
+            const std::uint64_t word = field.value.as_uint(); // an int's two's complement too
+            if (sizeof word > inline_max - used) {
+                return false;
+            }
+            std::memcpy(parts_.data() + used, &word, sizeof word);
+            used += sizeof word;
+        }
+    }
+    RS_ASSERT(used > 0 && used <= inline_max);
+    length_ = static_cast<std::uint32_t>(used);
+    return true;
+}
+
 KeptWitness::KeptWitness(const sim::TraceEvent& event) : seq_(event.seq), at_(event.at) {
-    if (const std::optional<std::size_t> length = write_event(event, text_.data(), text_.size())) {
-        length_ = static_cast<std::uint32_t>(*length);
+    if (keep_parts(event)) {
         return;
     }
+    length_ = 0;
     long_text_ = describe_event(event);
-    RS_ASSERT(long_text_.size() > inline_max);
+    RS_ASSERT(!long_text_.empty());
 }
 
 Witness KeptWitness::witness() const {
+    if (length_ == 0) {
+        return Witness{seq_, at_, long_text_}; // long, or a witness made from no event
+    }
+    // The event is rebuilt from its parts and rendered as describe_event renders it.
+    std::size_t at = 0;
+    const auto take_text = [&]() {
+        const auto size = static_cast<std::uint8_t>(parts_[at++]);
+        const std::string_view text(parts_.data() + at, size);
+        at += size;
+        return text;
+    };
+    const sim::TraceKey kind(take_text());
+    const auto count = static_cast<std::uint8_t>(parts_[at++]);
+    std::vector<sim::TraceKey> keys;
+    keys.reserve(count); // fields refer to their keys: no reallocation
+    std::vector<sim::TraceField> fields;
+    fields.reserve(count);
+    for (std::size_t i = 0; i < count; i++) {
+        keys.emplace_back(take_text());
+        const auto type = static_cast<sim::TraceValue::Type>(parts_[at++]);
+        if (type == sim::TraceValue::Type::Text) {
+            fields.push_back(sim::TraceField{keys.back(), sim::TraceValue(take_text())});
+        } else if (type == sim::TraceValue::Type::Bool) {
+            fields.push_back(sim::TraceField{keys.back(), sim::TraceValue(parts_[at++] != 0)});
+        } else {
+            std::uint64_t word = 0;
+            std::memcpy(&word, parts_.data() + at, sizeof word);
+            at += sizeof word;
+            fields.push_back(sim::TraceField{
+                keys.back(), type == sim::TraceValue::Type::Int
+                                 ? sim::TraceValue(static_cast<std::int64_t>(word))
+                                 : sim::TraceValue(word)});
+        }
+    }
+    RS_ASSERT(at == length_);
     return Witness{seq_, at_,
-                   long_text_.empty() ? std::string(text_.data(), length_) : long_text_};
+                   describe_event(sim::TraceEvent{seq_, at_, kind, fields.data(), fields.size()})};
 }
 
 } // namespace routesim::properties

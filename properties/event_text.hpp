@@ -17,9 +17,11 @@ namespace routesim::properties {
 std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
                                        std::size_t capacity);
 
-/// An event kept as a possible witness (a route's last change, an open call). It is rendered
-/// at once, because an event's texts live only during the sink call, into an inline buffer:
-/// keeping one costs no allocation unless its text is longer than `inline_max` bytes.
+/// An event kept as a possible witness (a route's last change, an open call). Its parts are
+/// copied at once, because an event's texts live only during the sink call, into an inline
+/// buffer, and rendered only when a violation asks for the witness (most never are): keeping
+/// one costs a few byte copies, no number formatting, and no allocation unless the event's
+/// parts are longer than `inline_max` bytes (then its text is rendered at once).
 class KeptWitness {
 public:
     KeptWitness() = default;
@@ -29,11 +31,14 @@ public:
 
 private:
     static constexpr std::size_t inline_max = 112;
+    /// Copies the event's parts into parts_; false when they do not fit.
+    bool keep_parts(const sim::TraceEvent& event);
+
     std::uint64_t seq_ = 0;
     sim::Instant at_;
-    std::uint32_t length_ = 0;       // of the inline text; unused when long_text_ is set
-    std::array<char, inline_max> text_{};
-    std::string long_text_;          // a text longer than inline_max
+    std::uint32_t length_ = 0; // bytes of parts_ in use (0: no event, or long_text_ is set)
+    std::array<char, inline_max> parts_{};
+    std::string long_text_;    // the text of an event whose parts do not fit
 };
 
 } // namespace routesim::properties

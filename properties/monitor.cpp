@@ -106,8 +106,13 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
         }
     }
     const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
-    for (Monitor* monitor : slot.watchers) {
-        monitor->on_kind_event(slot.code, event);
+    // The code and the bounds in locals: a monitor's call could change memory, so members read
+    // in the loop would be read again after every call.
+    const EventKind code = slot.code;
+    Monitor* const* next = slot.watchers.data();
+    Monitor* const* const end = next + slot.watchers.size();
+    for (; next != end; ++next) {
+        (*next)->on_kind_event(code, event);
     }
     if (world_ == nullptr || recorded_ == stopped_) {
         return; // the common path: nothing new was recorded

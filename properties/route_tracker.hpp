@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "properties/event_layout.hpp"
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "properties/route_model.hpp"
@@ -88,8 +89,15 @@ public:
     // -- commands ---------------------------------------------------------------------------
     /// Applies one event; findings are appended to findings().
     void on_event(const sim::TraceEvent& event) { on_event(event_kind_of(event.kind), event); }
-    /// on_event with the event's kind decoded.
-    void on_event(EventKind kind, const sim::TraceEvent& event) { on_event(kind, event, findings_); }
+    /// on_event with the event's kind decoded. Inline: most events are takes by workers and
+    /// clients, turned away here without a call.
+    void on_event(EventKind kind, const sim::TraceEvent& event) {
+        if (kind == EventKind::Take &&
+            find_router(field_uint(event, layout::take::pid)) == nullptr) {
+            return;
+        }
+        on_event(kind, event, findings_);
+    }
 
 private:
     struct Route {

@@ -188,8 +188,9 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
         slot.seq = event.seq;
         slot.at = event.at;
     }
-    // The wait refers to kept texts: the slot's, or a new one for a name that differs.
-    const bool same_route = text(slot.name) == name;
+    // The wait refers to kept texts: the slot's, or a new one for a name that differs (a slot
+    // just added holds this very name).
+    const bool same_route = added || text(slot.name) == name;
     const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
                         event.at};
     if (!same_route) {
