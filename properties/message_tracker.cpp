@@ -468,10 +468,14 @@ void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event)
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
     tracker_->apply(kind, event);
-    std::vector<MessageTracker::Finding>& findings = tracker_->findings();
-    if (findings.empty()) {
-        return;
+    if (!tracker_->findings().empty()) {
+        hand_over_findings();
     }
+}
+
+// Out of line, so that the common path (no finding) saves no registers for it.
+[[gnu::noinline]] void MessageMonitor::hand_over_findings() {
+    std::vector<MessageTracker::Finding>& findings = tracker_->findings();
     for (MessageTracker::Finding& finding : findings) {
         MessageMonitor* owner = this;
         for (MessageMonitor* follower : followers_) {

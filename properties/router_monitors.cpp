@@ -75,10 +75,14 @@ void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& eve
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
     tracker_->on_event(kind, event);
-    std::vector<RouteTracker::Finding>& findings = tracker_->findings();
-    if (findings.empty()) {
-        return;
+    if (!tracker_->findings().empty()) {
+        hand_over_findings();
     }
+}
+
+// Out of line, so that the common path (no finding) saves no registers for it.
+[[gnu::noinline]] void RouteTableMonitor::hand_over_findings() {
+    std::vector<RouteTracker::Finding>& findings = tracker_->findings();
     for (RouteTracker::Finding& finding : findings) {
         RouteTableMonitor* owner = this;
         for (RouteTableMonitor* follower : followers_) {
@@ -393,7 +397,10 @@ void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) 
     }
 }
 
-void CounterConsistency::on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event) {
+// Out of line: most takes are not a router's, and on_kind_event then returns without saving
+// the registers this needs.
+[[gnu::noinline]] void CounterConsistency::on_take(std::uint64_t pid, State& state,
+                                                   const sim::TraceEvent& event) {
     if (state.open.has_value()) {
         report(event.at,
                "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +

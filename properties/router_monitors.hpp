@@ -51,6 +51,9 @@ protected:
     RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks);
 
 private:
+    /// Reports each of the tracker's findings through the monitor that owns its check.
+    void hand_over_findings();
+
     runtime::Semantics semantics_;
     std::uint32_t checks_;                  // the checks this monitor reports
     std::shared_ptr<RouteTracker> tracker_; // possibly shared with earlier route-table monitors

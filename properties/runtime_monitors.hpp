@@ -68,6 +68,9 @@ protected:
     MessageTracker& tracker() { return *tracker_; }
 
 private:
+    /// Reports each of the tracker's findings through the monitor that owns its check.
+    void hand_over_findings();
+
     MessageCheck check_;                      // the check this monitor reports
     std::shared_ptr<MessageTracker> tracker_; // possibly shared with earlier message monitors
     bool feeds_ = true;                       // this monitor applies events to tracker_
