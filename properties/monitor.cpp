@@ -2,6 +2,9 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/monitor.hpp"
 
+#include <algorithm>
+
+#include "properties/event_layout.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
@@ -26,14 +29,23 @@ void Monitor::report(sim::Instant at, std::string explanation, std::vector<Witne
     }
 }
 
+void Monitor::follow_takes_of(std::uint64_t pid) {
+    if (set_ != nullptr && followed_takes_only_) {
+        set_->follow(pid);
+    }
+}
+
 void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     RS_ASSERT(monitor != nullptr);
     RS_ASSERT(find(monitor->name()) == nullptr);
     RS_ASSERT(monitor->violations().empty() && monitor->recorded_ == nullptr);
+    RS_ASSERT(monitor->set_ == nullptr);
     for (const auto& earlier : monitors_) {
         monitor->share_state_with(*earlier);
     }
     monitor->recorded_ = &recorded_;
+    monitor->set_ = this;
+    narrows_takes_ = narrows_takes_ || monitor->followed_takes_only_;
     monitors_.push_back(std::move(monitor));
     kinds_.clear(); // watchers are recomputed per kind
     kinds_mask_ = 0;
@@ -106,13 +118,10 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
         }
     }
     const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
-    // The code and the bounds in locals: a monitor's call could change memory, so members read
-    // in the loop would be read again after every call.
-    const EventKind code = slot.code;
-    Monitor* const* next = slot.watchers.data();
-    Monitor* const* const end = next + slot.watchers.size();
-    for (; next != end; ++next) {
-        (*next)->on_kind_event(code, event);
+    if (slot.code == EventKind::Take && narrows_takes_) {
+        dispatch_take(slot, event);
+    } else {
+        dispatch(slot, event);
     }
     if (world_ == nullptr || recorded_ == stopped_) {
         return; // the common path: nothing new was recorded
@@ -123,10 +132,51 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     world_->request_stop(first->invariant + " violated");
 }
 
+void MonitorSet::dispatch(const KindSlot& slot, const sim::TraceEvent& event) {
+    // The code and the bounds in locals: a monitor's call could change memory, so members read
+    // in the loop would be read again after every call.
+    const EventKind code = slot.code;
+    Monitor* const* next = slot.watchers.data();
+    Monitor* const* const end = next + slot.watchers.size();
+    for (; next != end; ++next) {
+        (*next)->on_kind_event(code, event);
+    }
+}
+
+void MonitorSet::dispatch_take(const KindSlot& slot, const sim::TraceEvent& event) {
+    // Read as the monitors read it, so that a take they would act on is never spared. A
+    // monitor that follows a process during this take missed none of its takes that mattered.
+    const bool followed = is_followed(field_uint(event, layout::take::pid));
+    Monitor* const* next = slot.watchers.data();
+    Monitor* const* const end = next + slot.watchers.size();
+    for (; next != end; ++next) {
+        if (followed || !(*next)->followed_takes_only_) {
+            (*next)->on_kind_event(EventKind::Take, event);
+        }
+    }
+}
+
+bool MonitorSet::is_followed_slow(std::uint64_t pid) const {
+    return std::binary_search(followed_.begin(), followed_.end(), pid);
+}
+
+void MonitorSet::follow(std::uint64_t pid) {
+    if (is_followed(pid)) {
+        return;
+    }
+    followed_.insert(std::upper_bound(followed_.begin(), followed_.end(), pid), pid);
+    followed_low_ = followed_.front();
+    followed_high_ = followed_.back();
+    RS_ASSERT(is_followed(pid));
+}
+
 void MonitorSet::reset() {
     for (const auto& monitor : monitors_) {
         monitor->start_over();
     }
+    followed_.clear(); // keeps its capacity for the next run
+    followed_low_ = UINT64_MAX;
+    followed_high_ = 0;
     world_ = nullptr;
     recorded_ = 0;
     stopped_ = 0;

@@ -17,6 +17,8 @@
 
 namespace routesim::properties {
 
+class MonitorSet;
+
 /// One event that witnesses a violation, rendered for people.
 struct Witness {
     std::uint64_t seq = 0;
@@ -80,12 +82,23 @@ public:
 protected:
     /// Records a violation (at most `violations_max` are kept per monitor).
     void report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses);
+    /// Declares, before the monitor joins a set, that on_event reads a take only when its
+    /// process is one the monitor named with follow_takes_of (the router monitors read only
+    /// routers' takes): a MonitorSet then spares it the takes of every process no monitor of
+    /// the set follows, which are most takes (workers' and clients'). Fed singly, a monitor
+    /// still sees every take.
+    void read_followed_takes_only() { followed_takes_only_ = true; }
+    /// For a monitor that read_followed_takes_only(): the takes of process `pid` matter from
+    /// now on. Call it before the first take that matters; cheap when `pid` is followed already.
+    void follow_takes_of(std::uint64_t pid);
 
 private:
     friend class MonitorSet;
     static constexpr std::size_t violations_max = 16;
     std::vector<Violation> violations_;
     std::size_t* recorded_ = nullptr; // the owning set's count of recorded violations
+    MonitorSet* set_ = nullptr;       // the owning set
+    bool followed_takes_only_ = false;
 };
 
 /// Fans events out to a set of monitors. Optionally asks the World to stop at the first
@@ -99,9 +112,9 @@ public:
     void add(std::unique_ptr<Monitor> monitor);
     /// Stops `world` as soon as some monitor reports a violation.
     void stop_on_violation(sim::World& world) { world_ = &world; }
-    /// Readies the set for another run: every monitor reset, no violation, no World to stop.
-    /// The monitors, their sharing and the kind index stay (watches() depends on neither
-    /// events nor violations).
+    /// Readies the set for another run: every monitor reset, no violation, no World to stop,
+    /// no process followed. The monitors, their sharing and the kind index stay (watches()
+    /// depends on neither events nor violations).
     void reset();
     void on_event(const sim::TraceEvent& event) override;
     void finish(sim::Instant end, bool idle);
@@ -114,6 +127,8 @@ public:
     Monitor* find(std::string_view name) const;
 
 private:
+    friend class Monitor; // follow_takes_of
+
     struct KindSlot { // one event kind seen so far and the monitors that watch it
         std::uint64_t hash = 0;
         std::string name;
@@ -134,11 +149,28 @@ private:
         return slot.used && slot.hash == kind.hash && slot.last_text == kind.name.data() &&
                slot.name.size() == kind.name.size();
     }
+    /// Passes a take to its watchers, sparing the monitors that read followed takes only
+    /// the takes of processes no monitor follows.
+    void dispatch_take(const KindSlot& slot, const sim::TraceEvent& event);
+    /// Passes an event of another kind to its watchers.
+    void dispatch(const KindSlot& slot, const sim::TraceEvent& event);
+    /// Adds `pid` to the processes whose takes reach every monitor.
+    void follow(std::uint64_t pid);
+    bool is_followed(std::uint64_t pid) const {
+        // Routers are few and their ids close: most pids fall outside the range.
+        return pid >= followed_low_ && pid <= followed_high_ &&
+               (followed_low_ == followed_high_ || is_followed_slow(pid));
+    }
+    bool is_followed_slow(std::uint64_t pid) const;
 
     std::vector<std::unique_ptr<Monitor>> monitors_;
     std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
     std::size_t kinds_mask_ = 0;  // kinds_.size() - 1 (when not empty)
     std::size_t kinds_used_ = 0;
+    std::vector<std::uint64_t> followed_; // sorted: the processes whose takes reach every monitor
+    std::uint64_t followed_low_ = UINT64_MAX; // followed_'s least and greatest, or an empty range
+    std::uint64_t followed_high_ = 0;
+    bool narrows_takes_ = false; // some monitor reads followed takes only
     sim::World* world_ = nullptr;
     std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
     std::size_t stopped_ = 0;  // recorded_ when the World was last asked to stop

@@ -262,9 +262,16 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
     router.fresh_spawn = 0;
     router.last_forward.reset();
     router.before.reset();
-    if (field_uint(event, layout::take::type) != exit_type) {
-        return;
+    if (field_uint(event, layout::take::type) == exit_type) {
+        on_exit_taken(router, pid, event, out);
     }
+}
+
+// Out of line: most of a router's takes are messages to route, and on_take then saves no
+// registers for this.
+[[gnu::noinline]] void RouteTracker::on_exit_taken(Router& router, std::uint64_t pid,
+                                                   const sim::TraceEvent& event,
+                                                   std::vector<Finding>& out) {
     auto name = router.by_worker.find(field_uint(event, layout::take::from));
     if (name == router.by_worker.end()) {
         return; // R44, R50: a dropped worker's exit, or one that ends the router

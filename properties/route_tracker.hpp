@@ -67,6 +67,8 @@ public:
     RouteState state(std::uint64_t router, std::string_view name) const;
     /// The recorded worker pid id of a route; 0 when none.
     std::uint64_t worker(std::uint64_t router, std::string_view name) const;
+    /// True when the tracker holds a table for `pid` (a live router, lost or not).
+    bool has_router(std::uint64_t pid) const { return routers_.find(pid) != routers_.end(); }
     /// True when the tracker stopped following `router` after a management result the model
     /// rejects (its table is no longer known).
     bool lost(std::uint64_t router) const;
@@ -169,6 +171,9 @@ private:
     void on_kill(const sim::TraceEvent& event);
     void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
                  std::vector<Finding>& out);
+    /// A router took the exit signal of a process: a recorded worker's makes its route Dead.
+    void on_exit_taken(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+                       std::vector<Finding>& out);
     void on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
                     std::vector<Finding>& out);
     void on_route_init(std::uint64_t pid, const sim::TraceEvent& event, std::vector<Finding>& out);

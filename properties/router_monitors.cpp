@@ -36,6 +36,7 @@ bool is_router_spawn(const sim::TraceEvent& event) {
 RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks)
     : semantics_(semantics), checks_(checks),
       tracker_(std::make_shared<RouteTracker>(semantics, checks)) {
+    read_followed_takes_only(); // RouteTracker reads routers' takes only
 }
 
 RouteTableMonitor::~RouteTableMonitor() = default;
@@ -75,6 +76,15 @@ void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& eve
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
     tracker_->on_event(kind, event);
+    if (kind == EventKind::Spawn || kind == EventKind::RouteInit) {
+        // The two events by which the tracker learns of a router (RouteTracker::add_router).
+        const std::uint64_t pid = field_uint(event, kind == EventKind::Spawn
+                                                        ? FieldAt{trace::pid, 0}
+                                                        : FieldAt{trace::router, 0});
+        if (tracker_->has_router(pid)) {
+            follow_takes_of(pid);
+        }
+    }
     if (!tracker_->findings().empty()) {
         hand_over_findings();
     }
@@ -209,6 +219,11 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
                                 [&](const Awaiting& entry) { return entry.router == router; });
     if (waiting == awaiting_.end()) {
         awaiting_.push_back(wait);
+        if (!followed_any_ || router != followed_last_) { // its next take ends the wait
+            follow_takes_of(router);
+            followed_last_ = router;
+            followed_any_ = true;
+        }
     } else {
         *waiting = wait;
     }
@@ -357,6 +372,7 @@ CounterConsistency::State& CounterConsistency::router_state(std::uint64_t pid) {
                                   [](const auto& entry, std::uint64_t id) { return entry.first < id; });
     found = routers_.emplace(found, pid, State{});
     RS_ASSERT(found->first == pid);
+    follow_takes_of(pid);
     last_ = static_cast<std::size_t>(found - routers_.begin());
     return found->second;
 }

@@ -93,6 +93,7 @@ public:
 /// Memory: one entry per distinct (router, key).
 class KeyAffinity final : public Monitor {
 public:
+    KeyAffinity() { read_followed_takes_only(); } // the takes of routers awaited only
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
@@ -102,6 +103,8 @@ public:
         chosen_used_ = 0;
         texts_.clear();
         awaiting_.clear();
+        followed_last_ = 0;
+        followed_any_ = false;
     }
 
 private:
@@ -143,6 +146,8 @@ private:
     std::size_t chosen_used_ = 0;
     std::string texts_;
     std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
+    std::uint64_t followed_last_ = 0; // the router last passed to follow_takes_of
+    bool followed_any_ = false;       // followed_last_ holds one
 };
 
 /// atomic_init: a router whose Init fails leaves no live route worker behind: every worker it
@@ -195,6 +200,7 @@ struct RouterTally {
 /// compared with the tally through check_inspection().
 class CounterConsistency final : public Monitor {
 public:
+    CounterConsistency() { read_followed_takes_only(); } // the takes of routers only
     std::string_view name() const override { return "counter_consistency"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;

@@ -553,5 +553,58 @@ TEST(MonitorSet, ResetKeepsTheKindIndex) {
     EXPECT_EQ(s.asked, 2); // each kind asked about once, before the reset
 }
 
+// A monitor that reads the takes of the processes it follows only; a send names the process
+// to follow (its `from`).
+class FollowedTakes final : public Monitor {
+public:
+    FollowedTakes() { read_followed_takes_only(); }
+    std::string_view name() const override { return "followed_takes"; }
+    void on_event(const sim::TraceEvent& event) override {
+        if (is_kind(event, trace::send)) {
+            follow_takes_of(field_uint(event, trace::from));
+        } else if (is_kind(event, trace::take)) {
+            takes.push_back(field_uint(event, trace::pid));
+        }
+    }
+    void reset() override { takes.clear(); }
+    std::vector<std::uint64_t> takes;
+};
+
+void emit_take(sim::TraceBus& bus, std::uint64_t pid) {
+    bus.emit(sim::Instant::zero(), trace::take, {{trace::pid, pid}});
+}
+
+TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
+    MonitorSet set;
+    auto followed = std::make_unique<FollowedTakes>();
+    FollowedTakes& f = *followed;
+    auto all = std::make_unique<KindRecorder>("all", std::vector<std::string>{});
+    KindRecorder& a = *all;
+    set.add(std::move(followed));
+    set.add(std::move(all));
+    sim::TraceBus bus;
+    bus.add_sink(set);
+    emit_take(bus, 5);
+    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{7}}});
+    emit_take(bus, 7);
+    emit_take(bus, 5);
+    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{3}}});
+    emit_take(bus, 3);
+    emit_take(bus, 4); // inside the followed range, not followed
+    emit_take(bus, 7);
+    EXPECT_EQ(f.takes, (std::vector<std::uint64_t>{7, 3, 7}));
+    EXPECT_EQ(a.seen.size(), 8U); // a monitor that reads every take still gets them all
+    set.reset(); // a new run follows nobody yet
+    emit_take(bus, 7);
+    bus.remove_sink(set);
+    EXPECT_TRUE(f.takes.empty());
+    // Fed singly, the monitor sees every take.
+    FollowedTakes alone;
+    bus.add_sink(alone);
+    emit_take(bus, 5);
+    bus.remove_sink(alone);
+    EXPECT_EQ(alone.takes, std::vector<std::uint64_t>{5});
+}
+
 } // namespace
 } // namespace routesim::properties
