@@ -93,6 +93,9 @@ const MonitorSet::KindSlot& MonitorSet::slot_of(const sim::TraceKey& kind) {
             for (const auto& monitor : monitors_) {
                 if (monitor->watches(kind)) {
                     slot.watchers.push_back(monitor.get());
+                    if (!monitor->followed_takes_only_) {
+                        slot.watchers_of_unfollowed.push_back(monitor.get());
+                    }
                 }
             }
             kinds_used_++;
@@ -118,10 +121,21 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
         }
     }
     const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
-    if (slot.code == EventKind::Take && narrows_takes_) {
-        dispatch_take(slot, event);
-    } else {
-        dispatch(slot, event);
+    // A take by a process no monitor follows skips the monitors that read followed takes only
+    // (the pid read as they read it, so that a take they would act on is never skipped).
+    const bool unfollowed = slot.code == EventKind::Take && narrows_takes_ &&
+                            !is_followed(field_uint(event, layout::take::pid));
+    const std::vector<Monitor*>& watchers =
+        unfollowed ? slot.watchers_of_unfollowed : slot.watchers;
+    // The code and the bounds in locals: a monitor's call could change memory, so members read
+    // in the loop would be read again after every call.
+    const EventKind code = slot.code;
+    Monitor* const* next = watchers.data();
+    Monitor* const* const end = next + watchers.size();
+    for (; next != end; ++next) {
+        // A monitor that follows a process during this take has missed none of its takes that
+        // matter: it follows a process before that process's first take it reads.
+        (*next)->on_kind_event(code, event);
     }
     if (world_ == nullptr || recorded_ == stopped_) {
         return; // the common path: nothing new was recorded
@@ -130,30 +144,6 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     const Violation* first = first_violation();
     RS_ASSERT(first != nullptr);
     world_->request_stop(first->invariant + " violated");
-}
-
-void MonitorSet::dispatch(const KindSlot& slot, const sim::TraceEvent& event) {
-    // The code and the bounds in locals: a monitor's call could change memory, so members read
-    // in the loop would be read again after every call.
-    const EventKind code = slot.code;
-    Monitor* const* next = slot.watchers.data();
-    Monitor* const* const end = next + slot.watchers.size();
-    for (; next != end; ++next) {
-        (*next)->on_kind_event(code, event);
-    }
-}
-
-void MonitorSet::dispatch_take(const KindSlot& slot, const sim::TraceEvent& event) {
-    // Read as the monitors read it, so that a take they would act on is never spared. A
-    // monitor that follows a process during this take missed none of its takes that mattered.
-    const bool followed = is_followed(field_uint(event, layout::take::pid));
-    Monitor* const* next = slot.watchers.data();
-    Monitor* const* const end = next + slot.watchers.size();
-    for (; next != end; ++next) {
-        if (followed || !(*next)->followed_takes_only_) {
-            (*next)->on_kind_event(EventKind::Take, event);
-        }
-    }
 }
 
 bool MonitorSet::is_followed_slow(std::uint64_t pid) const {

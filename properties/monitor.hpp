@@ -138,6 +138,9 @@ private:
         // bytes (the rule is_kind follows). Only a fast path: a miss compares the text.
         const char* last_text = nullptr;
         std::vector<Monitor*> watchers;
+        // Of a take: the watchers that read every take, for a take by a process no monitor
+        // follows (the others read followed takes only).
+        std::vector<Monitor*> watchers_of_unfollowed;
         bool used = false;
     };
     void index_kinds(std::size_t slots);
@@ -149,11 +152,6 @@ private:
         return slot.used && slot.hash == kind.hash && slot.last_text == kind.name.data() &&
                slot.name.size() == kind.name.size();
     }
-    /// Passes a take to its watchers, sparing the monitors that read followed takes only
-    /// the takes of processes no monitor follows.
-    void dispatch_take(const KindSlot& slot, const sim::TraceEvent& event);
-    /// Passes an event of another kind to its watchers.
-    void dispatch(const KindSlot& slot, const sim::TraceEvent& event);
     /// Adds `pid` to the processes whose takes reach every monitor.
     void follow(std::uint64_t pid);
     bool is_followed(std::uint64_t pid) const {
