@@ -143,6 +143,18 @@ KeyAffinity::Text KeyAffinity::keep(std::string_view text) {
     return kept;
 }
 
+KeyAffinity::Text KeyAffinity::keep_name(std::string_view name, std::uint64_t hash) {
+    if (name.data() == nullptr) {
+        return keep(""); // no name field: kept as the empty text it reads as
+    }
+    KeptName& kept = kept_names_[hash & (kept_names_.size() - 1)];
+    if (kept.data == name.data() && kept.hash == hash && kept.text.length == name.size()) {
+        return kept.text;
+    }
+    kept = KeptName{hash, name.data(), keep(name)};
+    return kept.text;
+}
+
 KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t key_hash,
                                            std::string_view key, bool& added) {
     if (2 * (chosen_used_ + 1) > chosen_.size()) {
@@ -193,20 +205,22 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
     const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
     const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
     const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
-    const std::string_view name = field_text(event, layout::route_key::name);
+    const sim::TraceField* name_field = find_field(event, layout::route_key::name);
+    const std::string_view name = detail::text_or_empty(name_field);
+    const std::uint64_t name_hash = name.data() != nullptr ? name_field->value.hash_word() : 0;
     bool added = false;
     Chosen& slot = slot_of(router, key_hash, key, added);
     if (added) {
         slot.key = keep(key);
-        slot.name = keep(name);
+        slot.name = keep_name(name, name_hash);
         slot.seq = event.seq;
         slot.at = event.at;
     }
     // The wait refers to kept texts: the slot's, or a new one for a name that differs (a slot
     // just added holds this very name).
     const bool same_route = added || text(slot.name) == name;
-    const Awaiting wait{router, slot.key, same_route ? slot.name : keep(name), event.seq,
-                        event.at};
+    const Awaiting wait{router,   slot.key, same_route ? slot.name : keep(name),
+                        event.seq, event.at, name_hash, name.data()};
     if (!same_route) {
         report(event.at,
                "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
@@ -249,8 +263,13 @@ void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
     if (!routed) {
         return;
     }
-    const std::string_view name = field_text(event, layout::route::name);
-    if (name != text(awaiting.name)) {
+    const sim::TraceField* name_field = find_field(event, layout::route::name);
+    const std::string_view name = detail::text_or_empty(name_field);
+    // The hash, address and length of the route_key's name: the same text (is_kind's rule).
+    const bool same_text = name.data() != nullptr && name.data() == awaiting.name_data &&
+                           name_field->value.hash_word() == awaiting.name_hash &&
+                           name.size() == awaiting.name.length;
+    if (!same_text && name != text(awaiting.name)) {
         report(event.at,
                "router " + pid_text(router) + " picked route " + quoted(text(awaiting.name)) +
                    " for key " + std::string(text(awaiting.key)) + " but routed message " +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -102,6 +103,7 @@ public:
         std::fill(chosen_.begin(), chosen_.end(), Chosen{}); // the table keeps its size
         chosen_used_ = 0;
         texts_.clear();
+        kept_names_.fill(KeptName{});
         awaiting_.clear();
         followed_last_ = 0;
         followed_any_ = false;
@@ -127,11 +129,21 @@ private:
         Text name;
         std::uint64_t seq = 0;
         sim::Instant at;
+        std::uint64_t name_hash = 0;     // the route_key's name text: its hash and address
+        const char* name_data = nullptr;
+    };
+    struct KeptName { // a route name kept in texts_, by its event text's hash and address
+        std::uint64_t hash = 0;
+        const char* data = nullptr;
+        Text text;
     };
     static Witness key_witness(std::uint64_t router, std::string_view key, std::string_view name,
                                std::uint64_t seq, sim::Instant at);
     std::string_view text(Text text) const { return std::string_view(texts_).substr(text.offset, text.length); }
     Text keep(std::string_view text);
+    /// keep() for a route name: routers name routes with interned atoms, so a name arriving
+    /// with the hash and address of one kept earlier is that text (is_kind's rule), kept once.
+    Text keep_name(std::string_view name, std::uint64_t hash);
     /// The slot of (router, key): found, or a free one to fill (added is then true).
     Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key, bool& added);
     // on_event's branches, out of line so that the commonest call (a take while no key awaits
@@ -145,6 +157,7 @@ private:
     std::vector<Chosen> chosen_;
     std::size_t chosen_used_ = 0;
     std::string texts_;
+    std::array<KeptName, 8> kept_names_{}; // by hash: the route names of a few routes
     std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
     std::uint64_t followed_last_ = 0; // the router last passed to follow_takes_of
     bool followed_any_ = false;       // followed_last_ holds one
