@@ -120,7 +120,9 @@ public:
     void finish(sim::Instant end, bool idle);
     const std::vector<std::unique_ptr<Monitor>>& monitors() const { return monitors_; }
     /// The monitors that watch events of `kind`, in set order.
-    const std::vector<Monitor*>& watchers(const sim::TraceKey& kind) { return slot_of(kind).watchers; }
+    const std::vector<Monitor*>& watchers(const sim::TraceKey& kind) {
+        return slot_of(kind).watchers;
+    }
     /// The first violation of any monitor, in monitor order, or nullptr.
     const Violation* first_violation() const;
     /// The monitor with this name, or nullptr.

@@ -183,8 +183,10 @@ void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
     default:
         return;
     }
-    const std::uint64_t pid = field_uint(event, kind == EventKind::Route ? layout::route::router
-                                                                        : FieldAt{trace::router, 0});
+    // route puts the router first, as do route_restart, route_pending and route_admin.
+    const FieldAt router_field = kind == EventKind::Route ? layout::route::router
+                                                          : FieldAt{trace::router, 0};
+    const std::uint64_t pid = field_uint(event, router_field);
     Router* router = find_router(pid);
     if (router == nullptr) {
         return;

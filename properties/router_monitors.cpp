@@ -60,10 +60,10 @@ void RouteTableMonitor::reset() {
 
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
     // RouteTracker::on_event's kinds; a follower gets its findings from the lead.
-    constexpr EventKinds tracked{EventKind::Take,        EventKind::Forward,      EventKind::Spawn,
-                                 EventKind::SpawnFailed, EventKind::Exit,         EventKind::Kill,
-                                 EventKind::RouteInit,   EventKind::Route,        EventKind::RouteRestart,
-                                 EventKind::RoutePending, EventKind::RouteAdmin};
+    constexpr EventKinds tracked{
+        EventKind::Take,      EventKind::Forward, EventKind::Spawn,        EventKind::SpawnFailed,
+        EventKind::Exit,      EventKind::Kill,    EventKind::RouteInit,    EventKind::Route,
+        EventKind::RouteRestart, EventKind::RoutePending, EventKind::RouteAdmin};
     return feeds_ && tracked.has(event_kind_of(kind));
 }
 
