@@ -156,7 +156,21 @@ private:
         }
     }
     std::optional<std::string> admin(const runtime::Message& message);
-
+    /// Counts a MessageRouteFailed by its reason's name (Harness::route_failed).
+    void count_route_failed(const runtime::Error& reason) {
+        if (route_failed_ == nullptr) {
+            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
+        }
+        const std::optional<runtime::Err> err = reason.err();
+        if (err.has_value() && err == last_failed_err_) {
+            ++*last_failed_count_; // a run's failures mostly repeat one reason
+            return;
+        }
+        std::uint64_t& count = (*route_failed_)[reason.name()];
+        count++;
+        last_failed_err_ = err;
+        last_failed_count_ = &count; // std::map values are stable
+    }
     // Applies the rule; a hash rule also traces the key it hashed and the route it picked
     // (the key_affinity monitor's input, properties/router_monitors.hpp).
     runtime::Atom route_by(CompiledRule& compiled, const runtime::Message& message) {
@@ -202,6 +216,11 @@ private:
     CompiledRule call_rule_;
     /// This router's MessageRouteFailed counts in the harness, found at the first failure.
     std::map<std::string, std::uint64_t>* route_failed_ = nullptr;
+    /// The named error counted last and its counter (set only for named errors).
+    std::optional<runtime::Err> last_failed_err_;
+    std::uint64_t* last_failed_count_ = nullptr;
+    /// The text of the last failure logged (its buffer is reused).
+    std::string log_text_;
 };
 
 /// The parsed worker of a router.admin message of the scenario with this route name and worker
@@ -253,15 +272,22 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
 
 runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {
     if (const auto* failed = message.get<runtime::act::MessageRouteFailed>()) {
-        if (route_failed_ == nullptr) {
-            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
-        }
-        (*route_failed_)[failed->reason.name()]++;
+        count_route_failed(failed->reason);
         switch (spec_.router.on_route_failed) {
-        case OnRouteFailed::Log:
-            process().log("warning", "route " + std::string(failed->name.text()) +
-                                         " failed: " + failed->reason.message());
+        case OnRouteFailed::Log: {
+            // Into a buffer kept by the router: a busy run logs many failures.
+            const std::optional<runtime::Err> err = failed->reason.err();
+            log_text_.assign("route ");
+            log_text_.append(failed->name.text());
+            log_text_.append(" failed: ");
+            if (err.has_value()) {
+                log_text_.append(runtime::error_text(*err)); // Error::message of a named error
+            } else {
+                log_text_.append(failed->reason.message());
+            }
+            process().log("warning", log_text_);
             return runtime::ok();
+        }
         case OnRouteFailed::Terminate:
             return runtime::stop(failed->reason);
         case OnRouteFailed::DeadLetter:

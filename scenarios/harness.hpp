@@ -15,6 +15,7 @@
 
 #include "runtime/message.hpp"
 #include "runtime/node.hpp"
+#include "scenarios/json_message.hpp"
 #include "scenarios/model.hpp"
 #include "sim/assert.hpp"
 #include "sim/prng.hpp"
@@ -54,8 +55,7 @@ struct FaultClasses {
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
-/// and call replies made for those messages (kept with each message's body,
-/// JsonMessage::receipts). Messages are immutable shared payloads, so a run that takes one from
+/// and call replies made for those messages (by worker identity, Receipts). Messages are immutable shared payloads, so a run that takes one from
 /// here sends exactly the value it would have built: results and traces are unchanged.
 /// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
 /// caps it stores nothing more and callers build messages as without a cache.
@@ -89,19 +89,34 @@ public:
         return &entry.messages.back();
     }
 
-    /// Who made a receipt: a named node (`name`), else the process (its PID prints as "by").
-    struct ReceiptBy {
-        std::string_view name;
-        runtime::PID pid;
-        bool operator==(const ReceiptBy& other) const {
-            return name == other.name && (!name.empty() || pid == other.pid);
+    /// The receipts and call replies that one worker identity made, by workload message. An
+    /// echo's answer is a function of its type, the message and the identity's "by" text, so
+    /// a worker finds the table of its identity once and then each answer by the message's
+    /// index (JsonMessage::shared_index): no search per message.
+    class Receipts {
+    public:
+        explicit Receipts(MessageCache& cache) : cache_(cache) {}
+        /// The answer stored for `of`, or nullptr (none yet, or `of` is not shared).
+        const runtime::Message* find(const runtime::Message& of) const {
+            const auto* json = of.get<JsonMessage>();
+            if (json == nullptr || json->shared_index() >= by_message_.size()) {
+                return nullptr; // unshared messages have the largest index
+            }
+            const runtime::Message& stored = by_message_[json->shared_index()];
+            return stored.empty() ? nullptr : &stored;
         }
+        /// Stores the answer made for `of` when `of` is a shared workload message (other
+        /// messages die with their run). Precondition: none stored for `of` yet.
+        void store(const runtime::Message& of, runtime::Message receipt);
+
+    private:
+        MessageCache& cache_;
+        std::vector<runtime::Message> by_message_; // empty: none stored
     };
-    /// The receipt `by` made for `of`, if stored.
-    const runtime::Message* find_receipt(const runtime::Message& of, const ReceiptBy& by) const;
-    /// Stores a receipt (or call reply) for `of`, when `of` is a cached workload message
-    /// (other messages die with their run). Precondition: none stored for `by` yet.
-    void store_receipt(const runtime::Message& of, const ReceiptBy& by, runtime::Message receipt);
+    /// The receipts of a worker identity, made on first use (the address is stable): a named
+    /// node's `name`, else the process `pid` (which prints as its "by"); nullptr once the
+    /// cache holds identities_max identities.
+    Receipts* receipts_of(std::string_view name, const runtime::PID& pid);
 
 private:
     struct Source {
@@ -109,12 +124,18 @@ private:
         std::vector<runtime::Message> messages;
     };
     static constexpr std::size_t stored_max = std::size_t{1} << 16;
-    static constexpr std::size_t receipts_per_message_max = 32;
+    static constexpr std::size_t identities_max = 1024;
     void index_workload(const runtime::Message& message);
 
     const Scenario& scenario_;
     std::vector<Source> sources_;
+    /// Messages and receipts stored (at most stored_max), and workload messages shared.
     std::size_t stored_ = 0;
+    std::uint32_t shared_ = 0;
+    /// By identity (looked up once per worker incarnation; never iterated). Map nodes are
+    /// stable: workers keep a pointer.
+    std::map<std::string, Receipts, std::less<>> receipts_by_name_;
+    std::map<runtime::PID, Receipts> receipts_by_pid_;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.

@@ -7,11 +7,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "runtime/gen.hpp"
 #include "runtime/message.hpp"
 #include "scenarios/topology.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::scenarios {
 
@@ -29,12 +29,8 @@ public:
         std::string key;
         std::uint64_t key_hash = 0; // FNV-1a 64 of `key`, as the trace hashes it
     };
-    /// A reply made for this message by one worker identity (MessageCache's receipts).
-    struct Receipt {
-        std::string name; // MessageCache::ReceiptBy::name, owned
-        runtime::PID pid;
-        runtime::Message message;
-    };
+    /// shared_index() of a message that no MessageCache shares.
+    static constexpr std::uint32_t unshared = UINT32_MAX;
 
     explicit JsonMessage(Json value) {
         auto body = std::make_shared<Body>();
@@ -54,19 +50,20 @@ public:
     /// The memo of the last rule that routed this message. Mutable state of a shared value:
     /// one thread only, as the runs that share messages (one campaign worker process).
     RouteMemo& route_memo() const { return body_->route_memo; }
-    /// Receipts stored for this message (MessageCache: only its workload messages keep any).
-    std::vector<Receipt>& receipts() const { return body_->receipts; }
-    /// True for a message that MessageCache shares between runs.
-    bool is_shared() const { return body_->shared; }
-    void mark_shared() const { body_->shared = true; }
+    /// For a message that MessageCache shares between runs, its index among them (the cache
+    /// keeps the receipts made for it by that index); else `unshared`.
+    std::uint32_t shared_index() const { return body_->shared_index; }
+    void mark_shared(std::uint32_t index) const {
+        RS_ASSERT(index != unshared);
+        body_->shared_index = index;
+    }
 
 private:
     struct Body {
         Json value;
         std::string type;
         mutable RouteMemo route_memo;
-        mutable std::vector<Receipt> receipts;
-        mutable bool shared = false;
+        mutable std::uint32_t shared_index = unshared;
     };
     // One pointer, so the payload is stored inline in runtime::Message.
     std::shared_ptr<const Body> body_;

@@ -91,19 +91,17 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
         jsonl_ = std::make_unique<sim::JsonlSink>(*settings.trace_out);
         world_.trace().add_sink(*jsonl_);
     }
-    world_.trace().add_sink(tally_);
     for (sim::TraceSink* sink : settings.extra_sinks) {
         RS_ASSERT(sink != nullptr);
         world_.trace().add_sink(*sink);
     }
     install_monitors();
     install_fault_hooks();
+    // The race observer feeds the Tally when there is one: a sink costs a call per event.
+    world_.trace().add_sink(own_sink());
 }
 
 RunState::~RunState() {
-    if (observer_) {
-        world_.trace().remove_sink(*observer_);
-    }
     for (sim::TraceSink* sink : settings_.extra_sinks) {
         world_.trace().remove_sink(*sink);
     }
@@ -111,10 +109,17 @@ RunState::~RunState() {
     if (monitors_->ledger_only) {
         world_.trace().remove_sink(*monitors_->ledger_only);
     }
-    world_.trace().remove_sink(tally_);
+    world_.trace().remove_sink(own_sink());
     if (jsonl_) {
         world_.trace().remove_sink(*jsonl_);
     }
+}
+
+sim::TraceSink& RunState::own_sink() {
+    if (observer_) {
+        return *observer_;
+    }
+    return tally_;
 }
 
 bool RunState::counts_taken(const Scenario& scenario) {
@@ -163,6 +168,12 @@ std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptio
     if (made->conservation == nullptr) {
         // The ledger is always reported, even when message_conservation is not required.
         made->ledger_only = std::make_unique<properties::MessageConservation>();
+    }
+    for (Invariant invariant : scenario_.expect.invariants) {
+        std::string name(spelling(invariant));
+        properties::Monitor* monitor =
+            invariant == Invariant::Determinism ? nullptr : made->set.find(name);
+        made->judges.emplace_back(std::move(name), monitor);
     }
     return made;
 }

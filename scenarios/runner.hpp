@@ -106,6 +106,13 @@ struct RunSettings {
     /// Monitors shared by the runs of a campaign. Null: every run makes its own. Results are
     /// the same either way.
     MonitorKit* monitors = nullptr;
+    /// False: a run that passes (no failed check or invariant, no violation, no limit) leaves
+    /// RunResult::routers, clients, admin_results and decisions empty, since a campaign reads
+    /// only a passing run's coverage; a failing run is summarised in full either way.
+    bool summarise_passing = true;
+    /// Test-only: the race observer asserts that each route state it keeps instead of asking
+    /// the router again is the one the router's table holds (RaceObserver::Options).
+    bool check_observer = false;
     /// Test-only: a deliberately broken runtime rule (runtime/testing_mutation.hpp), so that
     /// tests can watch whole runs fail their invariants. Never set outside tests.
     runtime::Mutation mutation = runtime::Mutation::None;

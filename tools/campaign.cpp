@@ -164,6 +164,7 @@ void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& optio
         scenarios::RunSettings settings = fuzz_settings(seed, options.scheduler, options.semantics);
         settings.cache = &cache;
         settings.monitors = &monitors;
+        settings.summarise_passing = false; // only coverage is read from a passing run
         const RunResult result = scenarios::run_scenario(scenario, settings);
         sink.on_run(result);
         if (run_failed(result)) {

@@ -15,6 +15,8 @@
 #include "properties/monitors.hpp"
 #include "properties/runtime_monitors.hpp"
 #include "runtime/node.hpp"
+#include "runtime/router.hpp"
+#include "runtime/trace_keys.hpp"
 #include "scenarios/harness.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/runner.hpp"
@@ -72,7 +74,17 @@ public:
     /// `count_taken`: count the items each process takes (only `processed` expectations read
     /// them, and `take` is the most frequent event).
     explicit Tally(bool count_taken) : count_taken_(count_taken) {}
-    void on_event(const sim::TraceEvent& event) override;
+    void on_event(const sim::TraceEvent& event) override {
+        // Every event of the run comes here: the common ones (another kind, or a take that is
+        // not counted) leave after a compare or two.
+        const std::uint64_t kind = event.kind.hash;
+        if (kind == runtime::trace::take.hash ? !count_taken_
+                                              : kind != runtime::trace::route_restart.hash)
+            [[likely]] {
+            return;
+        }
+        count(event);
+    }
     /// Regular and Request items taken by pid id (0 when not counted).
     std::uint64_t taken(std::uint64_t pid) const;
     /// route_restart events by (router pid id, route name).
@@ -97,6 +109,9 @@ struct Monitors {
     properties::MessageConservation* conservation = nullptr; // in `set`, when required
     /// The ledger when message_conservation is not required (it is always reported).
     std::unique_ptr<properties::MessageConservation> ledger_only;
+    /// Per invariant of the scenario (in its order): the name of its verdict and the monitor
+    /// that judges it (null: unchecked, or determinism), found once when the set is made.
+    std::vector<std::pair<std::string, properties::Monitor*>> judges;
 };
 
 /// One run of one scenario.
@@ -115,6 +130,9 @@ private:
     /// True when some expectation reads `processed` (the Tally counts takes only then).
     static bool counts_taken(const Scenario& scenario);
     void install_monitors();
+    /// The sink of the run's own bookkeeping: the race observer (which feeds the Tally), or
+    /// the Tally when there is no observer.
+    sim::TraceSink& own_sink();
     std::unique_ptr<Monitors> make_monitors(const properties::MonitorOptions& options,
                                             std::string signature) const;
     void build();
