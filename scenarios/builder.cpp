@@ -3,6 +3,7 @@
 #include "scenarios/builder.hpp"
 
 #include <algorithm>
+#include <typeinfo>
 
 #include "properties/router_monitors.hpp"
 #include "runtime/pool.hpp"
@@ -391,12 +392,25 @@ runtime::Factory factory_for(Harness& harness, const Node& spec) {
     return {};
 }
 
+runtime::act::Router* as_router(runtime::Behavior& behavior) {
+    // The final classes of a scenario's own processes by their exact type first: the cast
+    // walks the class hierarchy, a failed one all of it.
+    const std::type_info& type = typeid(behavior);
+    if (type == typeid(ScenarioRouter)) {
+        return static_cast<ScenarioRouter*>(&behavior);
+    }
+    if (type == typeid(Worker) || type == typeid(Client)) {
+        return nullptr;
+    }
+    return dynamic_cast<runtime::act::Router*>(&behavior);
+}
+
 runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid) {
     runtime::Process* process = node.find(pid);
     if (process == nullptr) {
         return nullptr;
     }
-    return dynamic_cast<runtime::act::Router*>(&process->behavior());
+    return as_router(process->behavior());
 }
 
 namespace {
@@ -409,7 +423,7 @@ std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
         return std::nullopt;
     }
     runtime::Behavior& behavior = process->behavior();
-    if (auto* router = dynamic_cast<runtime::act::Router*>(&behavior)) {
+    if (auto* router = as_router(behavior)) {
         if (segment.size() > runtime::atom_length_max) {
             return std::nullopt;
         }

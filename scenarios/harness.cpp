@@ -148,7 +148,15 @@ bool Harness::take_panics(const runtime::PID& pid) {
 
 void Harness::index_route_worker(const Node& worker) {
     index_classes(worker);
-    classes_[worker.path].route_worker = true;
+    FaultClasses& classes = classes_[worker.path];
+    classes.route_worker = true;
+    settle_crash_hit(classes);
+}
+
+void Harness::settle_crash_hit(FaultClasses& classes) const {
+    const auto& crash = scenario_.faults.crash;
+    classes.crash_hit = crash.has_value() &&
+                        (crash->targets.empty() ? classes.worker : classes.matches(crash->targets));
 }
 
 void Harness::index_classes(const Node& root) {
@@ -167,6 +175,7 @@ void Harness::index_classes(const Node& root) {
             classes.route_worker = classes.route_worker || parent_kind == NodeKind::Router;
             classes.pool_worker = parent_kind == NodeKind::Pool;
         }
+        settle_crash_hit(classes);
         is_root = false;
         for (const Node& child : node->children) {
             stack.emplace_back(&child, node->kind);
@@ -175,9 +184,13 @@ void Harness::index_classes(const Node& root) {
 }
 
 const FaultClasses& Harness::classes(const Node& spec) const {
-    auto found = classes_.find(spec.path);
-    RS_ASSERT(found != classes_.end());
-    return found->second;
+    SpecEntry& entry = entry_of(spec);
+    if (entry.classes == nullptr) {
+        auto found = classes_.find(spec.path);
+        RS_ASSERT(found != classes_.end());
+        entry.classes = &found->second; // std::map nodes are stable
+    }
+    return *entry.classes;
 }
 
 bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
@@ -187,8 +200,7 @@ bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const ru
     }
     // The classes of `spec` (checked where the caller looked them up): one kind each.
     RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
-    const bool hit = crash->targets.empty() ? classes.worker : classes.matches(crash->targets);
-    if (!hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
+    if (!classes.crash_hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
         return false;
     }
     if (on_fault_drawn) {

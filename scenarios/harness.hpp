@@ -49,6 +49,9 @@ struct FaultClasses {
     bool router = false;
     bool pool = false;
     bool supervisor = false;
+    /// faults.crash can hit the node (its probability aside): set by the Harness from the
+    /// classes above, so that a draw per message taken does not match the targets again.
+    bool crash_hit = false;
     bool matches(const std::vector<FaultTarget>& targets) const;
 };
 
@@ -148,7 +151,13 @@ public:
 
     runtime::Node& node() const { return node_; }
     const Scenario& scenario() const { return scenario_; }
-    NodeStats& stats(const Node& spec) { return stats_[spec.path]; }
+    NodeStats& stats(const Node& spec) {
+        SpecEntry& entry = entry_of(spec);
+        if (entry.stats == nullptr) {
+            entry.stats = &stats_[spec.path]; // std::map nodes are stable
+        }
+        return *entry.stats;
+    }
     NodeStats& stats_by_path(const std::string& path) { return stats_[path]; }
     const std::map<std::string, NodeStats>& all_stats() const { return stats_; }
     ClientRecord& client(const std::string& name) { return clients_[name]; }
@@ -224,6 +233,8 @@ public:
 
 private:
     void index_classes(const Node& root);
+    /// Sets classes.crash_hit from the other classes and faults.crash.
+    void settle_crash_hit(FaultClasses& classes) const;
     /// The Node's take-panic hook: an armed crash, else a faults.crash draw for a pool or a
     /// supervisor, at a message or call take.
     bool take_panics(const runtime::PID& pid);
@@ -240,6 +251,23 @@ private:
     std::map<std::string, NodeStats> stats_;
     std::map<std::string, ClientRecord> clients_;
     std::map<std::string, FaultClasses, std::less<>> classes_; // by node path
+    /// A spec's entries in classes_ and stats_ (by path), found once per spec: a run spawns
+    /// the same few specs again and again. Few, searched linearly; only for lookups.
+    struct SpecEntry {
+        const Node* spec = nullptr;
+        const FaultClasses* classes = nullptr;
+        NodeStats* stats = nullptr;
+    };
+    mutable std::vector<SpecEntry> spec_entries_;
+    SpecEntry& entry_of(const Node& spec) const {
+        for (SpecEntry& entry : spec_entries_) {
+            if (entry.spec == &spec) {
+                return entry;
+            }
+        }
+        spec_entries_.push_back(SpecEntry{&spec, nullptr, nullptr});
+        return spec_entries_.back();
+    }
     struct Spawned {
         const Node* spec = nullptr;
         const FaultClasses* classes = nullptr;

@@ -42,11 +42,29 @@ public:
         body_ = std::move(body);
     }
 
-    const Json& json() const { return body_->value; }
+    /// An echo's answer {"type": type, "of": <of's JSON>, "by": by}. Its JSON is made on
+    /// first use (json(), describe()): most answers are only counted by type at a client,
+    /// and the value made later from the same immutable parts is the same value.
+    static JsonMessage answer(std::string_view type, runtime::Message of, Json by) {
+        RS_ASSERT(!of.empty());
+        auto body = std::make_shared<Body>();
+        body->type = type;
+        body->pending = true;
+        body->of = std::move(of);
+        body->by = std::move(by);
+        return JsonMessage(std::move(body));
+    }
+
+    const Json& json() const {
+        if (body_->pending) [[unlikely]] {
+            make_value();
+        }
+        return body_->value;
+    }
     /// The message's "type" field ("" when absent).
     std::string_view message_type() const { return body_->type; }
     /// Compact JSON with sorted keys (nlohmann's objects are ordered maps).
-    std::string describe() const { return body_->value.dump(); }
+    std::string describe() const { return json().dump(); }
     /// The memo of the last rule that routed this message. Mutable state of a shared value:
     /// one thread only, as the runs that share messages (one campaign worker process).
     RouteMemo& route_memo() const { return body_->route_memo; }
@@ -60,11 +78,19 @@ public:
 
 private:
     struct Body {
-        Json value;
+        mutable Json value; // made by make_value while `pending`
         std::string type;
         mutable RouteMemo route_memo;
         mutable std::uint32_t shared_index = unshared;
+        /// answer(): the parts of `value`, until make_value makes it.
+        mutable bool pending = false;
+        mutable runtime::Message of;
+        mutable Json by;
     };
+    explicit JsonMessage(std::shared_ptr<Body> body) : body_(std::move(body)) {}
+    /// Makes an answer's value from its parts (once).
+    void make_value() const;
+
     // One pointer, so the payload is stored inline in runtime::Message.
     std::shared_ptr<const Body> body_;
 };
@@ -80,6 +106,21 @@ inline Json message_json(const runtime::Message& message) {
         return json->json();
     }
     return Json{{"type", std::string(message.type_name())}};
+}
+
+inline void JsonMessage::make_value() const {
+    const Body& body = *body_; // the members it sets are mutable
+    RS_ASSERT(body.pending);
+    // Built member by member: nlohmann's initializer lists copy every value twice.
+    Json value = Json::object();
+    value["type"] = body.type;
+    const auto* json = body.of.get<JsonMessage>();
+    value["of"] = json != nullptr ? json->json() : message_json(body.of);
+    value["by"] = std::move(body.by);
+    body.value = std::move(value);
+    body.of = runtime::Message();
+    body.by = Json();
+    body.pending = false;
 }
 
 } // namespace routesim::scenarios

@@ -150,12 +150,13 @@ sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSet
 }
 
 std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptions& options,
-                                                  std::string signature) const {
+                                                  const std::vector<Invariant>& invariants) const {
     // Every invariant the scenario asks for, by its stable name (properties/monitors.hpp);
     // `determinism` has no monitor (run_scenario runs twice for it).
     auto made = std::make_unique<Monitors>();
-    made->signature = std::move(signature);
-    for (Invariant invariant : scenario_.expect.invariants) {
+    made->semantics = options.semantics;
+    made->invariants = invariants;
+    for (Invariant invariant : invariants) {
         auto monitor = properties::make_monitor(spelling(invariant), options);
         if (monitor == nullptr) {
             continue;
@@ -169,7 +170,7 @@ std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptio
         // The ledger is always reported, even when message_conservation is not required.
         made->ledger_only = std::make_unique<properties::MessageConservation>();
     }
-    for (Invariant invariant : scenario_.expect.invariants) {
+    for (Invariant invariant : invariants) {
         std::string name(spelling(invariant));
         properties::Monitor* monitor =
             invariant == Invariant::Determinism ? nullptr : made->set.find(name);
@@ -181,24 +182,21 @@ std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptio
 void RunState::install_monitors() {
     const properties::MonitorOptions options{
         .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
-    std::string signature(runtime::semantics_name(options.semantics));
-    for (Invariant invariant : scenario_.expect.invariants) {
-        signature += ' ';
-        signature += spelling(invariant);
-    }
+    const std::vector<Invariant>& invariants = scenario_.expect.invariants;
     if (MonitorKit* kit = settings_.monitors) {
-        if (kit->monitors_ != nullptr && kit->monitors_->signature == signature) {
+        if (kit->monitors_ != nullptr && kit->monitors_->semantics == options.semantics &&
+            kit->monitors_->invariants == invariants) {
             kit->monitors_->set.reset();
             if (kit->monitors_->ledger_only) {
                 kit->monitors_->ledger_only->start_over();
             }
             kit->reuses_++;
         } else {
-            kit->monitors_ = make_monitors(options, std::move(signature));
+            kit->monitors_ = make_monitors(options, invariants);
         }
         monitors_ = kit->monitors_.get();
     } else {
-        own_monitors_ = make_monitors(options, std::move(signature));
+        own_monitors_ = make_monitors(options, invariants);
         monitors_ = own_monitors_.get();
     }
     if (monitors_->ledger_only) {

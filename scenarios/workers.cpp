@@ -111,13 +111,7 @@ runtime::Message Worker::echo_reply(const runtime::Message& of, std::string_view
     if (cached != nullptr && cached->type_name() == type) {
         return *cached;
     }
-    // Built member by member: nlohmann's initializer lists copy every value twice.
-    Json reply = Json::object();
-    reply["type"] = type;
-    const auto* json = of.get<JsonMessage>();
-    reply["of"] = json != nullptr ? json->json() : message_json(of);
-    reply["by"] = identity();
-    runtime::Message made = json_message(std::move(reply));
+    runtime::Message made(JsonMessage::answer(type, of, identity()));
     if (receipts != nullptr && cached == nullptr) {
         receipts->store(of, made);
     }

@@ -33,7 +33,7 @@ constexpr sim::TraceKey key_origin{"origin"};
 std::optional<std::string> segment_to(Harness& harness, const runtime::Process& parent,
                                       const runtime::PID& child) {
     runtime::Behavior& behaviour = parent.behavior();
-    if (auto* router = dynamic_cast<runtime::act::Router*>(&behaviour)) {
+    if (auto* router = as_router(behaviour)) {
         for (const auto& info : router->routes()) {
             if (info.pid == child) {
                 return std::string(info.name.text());

@@ -104,7 +104,9 @@ private:
 
 /// The invariant monitors of a run, and the ledger's source.
 struct Monitors {
-    std::string signature; // the profile and invariants the set was made for
+    // The profile and invariants the set was made for.
+    runtime::Semantics semantics = runtime::Semantics::Documented;
+    std::vector<Invariant> invariants;
     properties::MonitorSet set;
     properties::MessageConservation* conservation = nullptr; // in `set`, when required
     /// The ledger when message_conservation is not required (it is always reported).
@@ -134,7 +136,7 @@ private:
     /// the Tally when there is no observer.
     sim::TraceSink& own_sink();
     std::unique_ptr<Monitors> make_monitors(const properties::MonitorOptions& options,
-                                            std::string signature) const;
+                                            const std::vector<Invariant>& invariants) const;
     void build();
     void schedule_workload();
     void schedule_source(std::uint32_t index, std::uint64_t repetition);
