@@ -53,18 +53,6 @@ std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
 
 namespace detail {
 
-runtime::MessagePriority runtime_priority(Priority priority) {
-    switch (priority) {
-    case Priority::Normal:
-        return runtime::MessagePriority::Normal;
-    case Priority::High:
-        return runtime::MessagePriority::High;
-    case Priority::Max:
-        return runtime::MessagePriority::Max;
-    }
-    return runtime::MessagePriority::Normal;
-}
-
 runtime::Semantics runtime_semantics(Semantics semantics) {
     return semantics == Semantics::Documented ? runtime::Semantics::Documented
                                               : runtime::Semantics::Upstream;

@@ -253,7 +253,7 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
 }
 
 void RaceObserver::on_take(const sim::TraceEvent& event) {
-    if (tally_ != nullptr) {
+    if (tally_takes_) {
         tally_->on_event(event);
     }
     last_take_pid_ = field_uint(event, properties::layout::take::pid);

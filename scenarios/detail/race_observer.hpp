@@ -97,7 +97,10 @@ public:
     void on_event(const sim::TraceEvent& event) override;
     /// Passes the run's Tally every event it counts, so that the run needs one sink of its own
     /// (a sink costs a virtual call per event). Null: none.
-    void set_tally(Tally* tally) { tally_ = tally; }
+    void set_tally(Tally* tally) {
+        tally_ = tally;
+        tally_takes_ = tally != nullptr && tally->counts_taken();
+    }
     /// A kill or crash hits `victim` now: counts the window it lands in.
     void note_fault(Verb verb, const runtime::PID& victim);
     /// Times each "<state> x <event>" pair and "window:<name>" was reached.
@@ -221,6 +224,7 @@ private:
     /// Pids (re)started at the current instant, and whether a supervisor restarted there.
     std::int64_t restart_instant_ns_ = -1;
     Tally* tally_ = nullptr;
+    bool tally_takes_ = false; // the Tally counts take events
     std::vector<std::uint64_t> restarted_;
     bool supervisor_restarted_ = false;
 };

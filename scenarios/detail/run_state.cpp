@@ -205,7 +205,11 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
         target = harness_.resolve(source.to);
     }
     if (!target.has_value()) {
-        client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
+        if (client.unknown_count == nullptr) { // std::map values are stable
+            client.unknown_count =
+                &client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))];
+        }
+        ++*client.unknown_count;
         return;
     }
     const runtime::SendResult sent =

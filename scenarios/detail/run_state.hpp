@@ -24,7 +24,18 @@
 
 namespace routesim::scenarios::detail {
 
-runtime::MessagePriority runtime_priority(Priority priority);
+/// The runtime priority of a scenario Priority (inline: every workload message converts one).
+inline runtime::MessagePriority runtime_priority(Priority priority) {
+    switch (priority) {
+    case Priority::Normal:
+        return runtime::MessagePriority::Normal;
+    case Priority::High:
+        return runtime::MessagePriority::High;
+    case Priority::Max:
+        return runtime::MessagePriority::Max;
+    }
+    return runtime::MessagePriority::Normal;
+}
 
 class RaceObserver;
 
@@ -87,6 +98,8 @@ public:
     }
     /// Regular and Request items taken by pid id (0 when not counted).
     std::uint64_t taken(std::uint64_t pid) const;
+    /// True when take events are counted (else only route_restart events matter here).
+    bool counts_taken() const { return count_taken_; }
     /// route_restart events by (router pid id, route name).
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
 
@@ -230,6 +243,8 @@ private:
         /// `to` when it is a single registered name (no path): looked up by this atom per
         /// message, as resolve_target would, without interning the text again.
         std::optional<runtime::Atom> to_name;
+        /// The record's count of ProcessUnknown (a target that is gone: often many in a row).
+        std::uint64_t* unknown_count = nullptr;
         /// The PIDs `from` and `to_name` were last registered to (empty until found): a live
         /// process that still bears the name is the one the registry holds, so a message
         /// costs a table index instead of two registry lookups.
