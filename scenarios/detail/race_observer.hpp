@@ -223,10 +223,11 @@ private:
     std::int64_t calls_in_flight_ = 0;
     /// Pids (re)started at the current instant, and whether a supervisor restarted there.
     std::int64_t restart_instant_ns_ = -1;
-    Tally* tally_ = nullptr;
-    bool tally_takes_ = false; // the Tally counts take events
     std::vector<std::uint64_t> restarted_;
     bool supervisor_restarted_ = false;
+    /// The run's Tally (set_tally), and whether it counts take events.
+    Tally* tally_ = nullptr;
+    bool tally_takes_ = false;
 };
 
 } // namespace routesim::scenarios::detail
