@@ -3,6 +3,7 @@
 #include "scenarios/builder.hpp"
 
 #include <algorithm>
+#include <typeinfo>
 
 #include "properties/router_monitors.hpp"
 #include "runtime/pool.hpp"
@@ -156,7 +157,21 @@ private:
         }
     }
     std::optional<std::string> admin(const runtime::Message& message);
-
+    /// Counts a MessageRouteFailed by its reason's name (Harness::route_failed).
+    void count_route_failed(const runtime::Error& reason) {
+        if (route_failed_ == nullptr) {
+            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
+        }
+        const std::optional<runtime::Err> err = reason.err();
+        if (err.has_value() && err == last_failed_err_) {
+            ++*last_failed_count_; // a run's failures mostly repeat one reason
+            return;
+        }
+        std::uint64_t& count = (*route_failed_)[reason.name()];
+        count++;
+        last_failed_err_ = err;
+        last_failed_count_ = &count; // std::map values are stable
+    }
     // Applies the rule; a hash rule also traces the key it hashed and the route it picked
     // (the key_affinity monitor's input, properties/router_monitors.hpp).
     runtime::Atom route_by(CompiledRule& compiled, const runtime::Message& message) {
@@ -202,6 +217,11 @@ private:
     CompiledRule call_rule_;
     /// This router's MessageRouteFailed counts in the harness, found at the first failure.
     std::map<std::string, std::uint64_t>* route_failed_ = nullptr;
+    /// The named error counted last and its counter (set only for named errors).
+    std::optional<runtime::Err> last_failed_err_;
+    std::uint64_t* last_failed_count_ = nullptr;
+    /// The text of the last failure logged (its buffer is reused).
+    std::string log_text_;
 };
 
 /// The parsed worker of a router.admin message of the scenario with this route name and worker
@@ -253,15 +273,22 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
 
 runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {
     if (const auto* failed = message.get<runtime::act::MessageRouteFailed>()) {
-        if (route_failed_ == nullptr) {
-            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
-        }
-        (*route_failed_)[failed->reason.name()]++;
+        count_route_failed(failed->reason);
         switch (spec_.router.on_route_failed) {
-        case OnRouteFailed::Log:
-            process().log("warning", "route " + std::string(failed->name.text()) +
-                                         " failed: " + failed->reason.message());
+        case OnRouteFailed::Log: {
+            // Into a buffer kept by the router: a busy run logs many failures.
+            const std::optional<runtime::Err> err = failed->reason.err();
+            log_text_.assign("route ");
+            log_text_.append(failed->name.text());
+            log_text_.append(" failed: ");
+            if (err.has_value()) {
+                log_text_.append(runtime::error_text(*err)); // Error::message of a named error
+            } else {
+                log_text_.append(failed->reason.message());
+            }
+            process().log("warning", log_text_);
             return runtime::ok();
+        }
         case OnRouteFailed::Terminate:
             return runtime::stop(failed->reason);
         case OnRouteFailed::DeadLetter:
@@ -365,12 +392,25 @@ runtime::Factory factory_for(Harness& harness, const Node& spec) {
     return {};
 }
 
+runtime::act::Router* as_router(runtime::Behavior& behavior) {
+    // The final classes of a scenario's own processes by their exact type first: the cast
+    // walks the class hierarchy, a failed one all of it.
+    const std::type_info& type = typeid(behavior);
+    if (type == typeid(ScenarioRouter)) {
+        return static_cast<ScenarioRouter*>(&behavior);
+    }
+    if (type == typeid(Worker) || type == typeid(Client)) {
+        return nullptr;
+    }
+    return dynamic_cast<runtime::act::Router*>(&behavior);
+}
+
 runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid) {
     runtime::Process* process = node.find(pid);
     if (process == nullptr) {
         return nullptr;
     }
-    return dynamic_cast<runtime::act::Router*>(&process->behavior());
+    return as_router(process->behavior());
 }
 
 namespace {
@@ -383,7 +423,7 @@ std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
         return std::nullopt;
     }
     runtime::Behavior& behavior = process->behavior();
-    if (auto* router = dynamic_cast<runtime::act::Router*>(&behavior)) {
+    if (auto* router = as_router(behavior)) {
         if (segment.size() > runtime::atom_length_max) {
             return std::nullopt;
         }

@@ -45,6 +45,9 @@ std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view ta
 /// The router behaviour behind a PID, or nullptr.
 runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid);
 
+/// `behavior` as a Router, or nullptr (a dynamic_cast, cheaper for the scenario's classes).
+runtime::act::Router* as_router(runtime::Behavior& behavior);
+
 /// The text a hash rule traces for its key: exactly `value.dump()`, without the serializer
 /// for the common keys (integers, booleans, plain ASCII strings).
 std::string key_text(const Json& value);

@@ -65,34 +65,42 @@ MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
 void MessageCache::index_workload(const runtime::Message& message) {
     const auto* json = message.get<JsonMessage>();
     RS_ASSERT(json != nullptr);
-    json->mark_shared(); // its receipts are kept with it (JsonMessage::receipts)
+    RS_ASSERT(json->shared_index() == JsonMessage::unshared);
+    json->mark_shared(shared_++); // its receipts are kept by this index (Receipts)
 }
 
-const runtime::Message* MessageCache::find_receipt(const runtime::Message& of,
-                                                   const ReceiptBy& by) const {
-    const auto* json = of.get<JsonMessage>();
-    if (json == nullptr || !json->is_shared()) {
-        return nullptr;
-    }
-    for (const JsonMessage::Receipt& receipt : json->receipts()) {
-        if (ReceiptBy{receipt.name, receipt.pid} == by) {
-            return &receipt.message;
+MessageCache::Receipts* MessageCache::receipts_of(std::string_view name, const runtime::PID& pid) {
+    const bool full = receipts_by_name_.size() + receipts_by_pid_.size() >= identities_max;
+    if (!name.empty()) {
+        auto found = receipts_by_name_.find(name);
+        if (found != receipts_by_name_.end()) {
+            return &found->second;
         }
+        return full ? nullptr : &receipts_by_name_.try_emplace(std::string(name), *this).first->second;
     }
-    return nullptr;
+    auto found = receipts_by_pid_.find(pid);
+    if (found != receipts_by_pid_.end()) {
+        return &found->second;
+    }
+    return full ? nullptr : &receipts_by_pid_.try_emplace(pid, *this).first->second;
 }
 
-void MessageCache::store_receipt(const runtime::Message& of, const ReceiptBy& by,
-                                 runtime::Message receipt) {
+void MessageCache::Receipts::store(const runtime::Message& of, runtime::Message receipt) {
     // Only a shared workload message keeps receipts: other messages die with their run.
     const auto* json = of.get<JsonMessage>();
-    if (json == nullptr || !json->is_shared() ||
-        json->receipts().size() >= receipts_per_message_max || stored_ >= stored_max) {
+    if (json == nullptr || json->shared_index() == JsonMessage::unshared ||
+        cache_.stored_ >= stored_max) {
         return;
     }
-    RS_ASSERT(find_receipt(of, by) == nullptr);
-    json->receipts().push_back(JsonMessage::Receipt{std::string(by.name), by.pid, std::move(receipt)});
-    stored_++;
+    const std::uint32_t index = json->shared_index();
+    RS_ASSERT(index < cache_.shared_);
+    if (index >= by_message_.size()) {
+        by_message_.resize(cache_.shared_); // every message shared so far
+    }
+    RS_ASSERT(by_message_[index].empty());
+    RS_ASSERT(!receipt.empty());
+    by_message_[index] = std::move(receipt);
+    cache_.stored_++;
 }
 
 Harness::Harness(runtime::Node& node, const Scenario& scenario)
@@ -140,7 +148,15 @@ bool Harness::take_panics(const runtime::PID& pid) {
 
 void Harness::index_route_worker(const Node& worker) {
     index_classes(worker);
-    classes_[worker.path].route_worker = true;
+    FaultClasses& classes = classes_[worker.path];
+    classes.route_worker = true;
+    settle_crash_hit(classes);
+}
+
+void Harness::settle_crash_hit(FaultClasses& classes) const {
+    const auto& crash = scenario_.faults.crash;
+    classes.crash_hit = crash.has_value() &&
+                        (crash->targets.empty() ? classes.worker : classes.matches(crash->targets));
 }
 
 void Harness::index_classes(const Node& root) {
@@ -159,6 +175,7 @@ void Harness::index_classes(const Node& root) {
             classes.route_worker = classes.route_worker || parent_kind == NodeKind::Router;
             classes.pool_worker = parent_kind == NodeKind::Pool;
         }
+        settle_crash_hit(classes);
         is_root = false;
         for (const Node& child : node->children) {
             stack.emplace_back(&child, node->kind);
@@ -167,9 +184,13 @@ void Harness::index_classes(const Node& root) {
 }
 
 const FaultClasses& Harness::classes(const Node& spec) const {
-    auto found = classes_.find(spec.path);
-    RS_ASSERT(found != classes_.end());
-    return found->second;
+    SpecEntry& entry = entry_of(spec);
+    if (entry.classes == nullptr) {
+        auto found = classes_.find(spec.path);
+        RS_ASSERT(found != classes_.end());
+        entry.classes = &found->second; // std::map nodes are stable
+    }
+    return *entry.classes;
 }
 
 bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
@@ -179,8 +200,7 @@ bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const ru
     }
     // The classes of `spec` (checked where the caller looked them up): one kind each.
     RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
-    const bool hit = crash->targets.empty() ? classes.worker : classes.matches(crash->targets);
-    if (!hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
+    if (!classes.crash_hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
         return false;
     }
     if (on_fault_drawn) {

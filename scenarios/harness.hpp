@@ -15,6 +15,7 @@
 
 #include "runtime/message.hpp"
 #include "runtime/node.hpp"
+#include "scenarios/json_message.hpp"
 #include "scenarios/model.hpp"
 #include "sim/assert.hpp"
 #include "sim/prng.hpp"
@@ -48,14 +49,16 @@ struct FaultClasses {
     bool router = false;
     bool pool = false;
     bool supervisor = false;
+    /// faults.crash can hit the node (its probability aside): set by the Harness from the
+    /// classes above, so that a draw per message taken does not match the targets again.
+    bool crash_hit = false;
     bool matches(const std::vector<FaultTarget>& targets) const;
 };
 
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
-/// and call replies made for those messages (kept with each message's body,
-/// JsonMessage::receipts). Messages are immutable shared payloads, so a run that takes one from
+/// and call replies made for those messages (by worker identity, Receipts). Messages are immutable shared payloads, so a run that takes one from
 /// here sends exactly the value it would have built: results and traces are unchanged.
 /// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
 /// caps it stores nothing more and callers build messages as without a cache.
@@ -89,19 +92,34 @@ public:
         return &entry.messages.back();
     }
 
-    /// Who made a receipt: a named node (`name`), else the process (its PID prints as "by").
-    struct ReceiptBy {
-        std::string_view name;
-        runtime::PID pid;
-        bool operator==(const ReceiptBy& other) const {
-            return name == other.name && (!name.empty() || pid == other.pid);
+    /// The receipts and call replies that one worker identity made, by workload message. An
+    /// echo's answer is a function of its type, the message and the identity's "by" text, so
+    /// a worker finds the table of its identity once and then each answer by the message's
+    /// index (JsonMessage::shared_index): no search per message.
+    class Receipts {
+    public:
+        explicit Receipts(MessageCache& cache) : cache_(cache) {}
+        /// The answer stored for `of`, or nullptr (none yet, or `of` is not shared).
+        const runtime::Message* find(const runtime::Message& of) const {
+            const auto* json = of.get<JsonMessage>();
+            if (json == nullptr || json->shared_index() >= by_message_.size()) {
+                return nullptr; // unshared messages have the largest index
+            }
+            const runtime::Message& stored = by_message_[json->shared_index()];
+            return stored.empty() ? nullptr : &stored;
         }
+        /// Stores the answer made for `of` when `of` is a shared workload message (other
+        /// messages die with their run). Precondition: none stored for `of` yet.
+        void store(const runtime::Message& of, runtime::Message receipt);
+
+    private:
+        MessageCache& cache_;
+        std::vector<runtime::Message> by_message_; // empty: none stored
     };
-    /// The receipt `by` made for `of`, if stored.
-    const runtime::Message* find_receipt(const runtime::Message& of, const ReceiptBy& by) const;
-    /// Stores a receipt (or call reply) for `of`, when `of` is a cached workload message
-    /// (other messages die with their run). Precondition: none stored for `by` yet.
-    void store_receipt(const runtime::Message& of, const ReceiptBy& by, runtime::Message receipt);
+    /// The receipts of a worker identity, made on first use (the address is stable): a named
+    /// node's `name`, else the process `pid` (which prints as its "by"); nullptr once the
+    /// cache holds identities_max identities.
+    Receipts* receipts_of(std::string_view name, const runtime::PID& pid);
 
 private:
     struct Source {
@@ -109,12 +127,18 @@ private:
         std::vector<runtime::Message> messages;
     };
     static constexpr std::size_t stored_max = std::size_t{1} << 16;
-    static constexpr std::size_t receipts_per_message_max = 32;
+    static constexpr std::size_t identities_max = 1024;
     void index_workload(const runtime::Message& message);
 
     const Scenario& scenario_;
     std::vector<Source> sources_;
+    /// Messages and receipts stored (at most stored_max), and workload messages shared.
     std::size_t stored_ = 0;
+    std::uint32_t shared_ = 0;
+    /// By identity (looked up once per worker incarnation; never iterated). Map nodes are
+    /// stable: workers keep a pointer.
+    std::map<std::string, Receipts, std::less<>> receipts_by_name_;
+    std::map<runtime::PID, Receipts> receipts_by_pid_;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.
@@ -127,7 +151,13 @@ public:
 
     runtime::Node& node() const { return node_; }
     const Scenario& scenario() const { return scenario_; }
-    NodeStats& stats(const Node& spec) { return stats_[spec.path]; }
+    NodeStats& stats(const Node& spec) {
+        SpecEntry& entry = entry_of(spec);
+        if (entry.stats == nullptr) {
+            entry.stats = &stats_[spec.path]; // std::map nodes are stable
+        }
+        return *entry.stats;
+    }
     NodeStats& stats_by_path(const std::string& path) { return stats_[path]; }
     const std::map<std::string, NodeStats>& all_stats() const { return stats_; }
     ClientRecord& client(const std::string& name) { return clients_[name]; }
@@ -203,6 +233,8 @@ public:
 
 private:
     void index_classes(const Node& root);
+    /// Sets classes.crash_hit from the other classes and faults.crash.
+    void settle_crash_hit(FaultClasses& classes) const;
     /// The Node's take-panic hook: an armed crash, else a faults.crash draw for a pool or a
     /// supervisor, at a message or call take.
     bool take_panics(const runtime::PID& pid);
@@ -219,6 +251,23 @@ private:
     std::map<std::string, NodeStats> stats_;
     std::map<std::string, ClientRecord> clients_;
     std::map<std::string, FaultClasses, std::less<>> classes_; // by node path
+    /// A spec's entries in classes_ and stats_ (by path), found once per spec: a run spawns
+    /// the same few specs again and again. Few, searched linearly; only for lookups.
+    struct SpecEntry {
+        const Node* spec = nullptr;
+        const FaultClasses* classes = nullptr;
+        NodeStats* stats = nullptr;
+    };
+    mutable std::vector<SpecEntry> spec_entries_;
+    SpecEntry& entry_of(const Node& spec) const {
+        for (SpecEntry& entry : spec_entries_) {
+            if (entry.spec == &spec) {
+                return entry;
+            }
+        }
+        spec_entries_.push_back(SpecEntry{&spec, nullptr, nullptr});
+        return spec_entries_.back();
+    }
     struct Spawned {
         const Node* spec = nullptr;
         const FaultClasses* classes = nullptr;

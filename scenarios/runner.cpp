@@ -53,18 +53,6 @@ std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
 
 namespace detail {
 
-runtime::MessagePriority runtime_priority(Priority priority) {
-    switch (priority) {
-    case Priority::Normal:
-        return runtime::MessagePriority::Normal;
-    case Priority::High:
-        return runtime::MessagePriority::High;
-    case Priority::Max:
-        return runtime::MessagePriority::Max;
-    }
-    return runtime::MessagePriority::Normal;
-}
-
 runtime::Semantics runtime_semantics(Semantics semantics) {
     return semantics == Semantics::Documented ? runtime::Semantics::Documented
                                               : runtime::Semantics::Upstream;
@@ -91,19 +79,17 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
         jsonl_ = std::make_unique<sim::JsonlSink>(*settings.trace_out);
         world_.trace().add_sink(*jsonl_);
     }
-    world_.trace().add_sink(tally_);
     for (sim::TraceSink* sink : settings.extra_sinks) {
         RS_ASSERT(sink != nullptr);
         world_.trace().add_sink(*sink);
     }
     install_monitors();
     install_fault_hooks();
+    // The race observer feeds the Tally when there is one: a sink costs a call per event.
+    world_.trace().add_sink(own_sink());
 }
 
 RunState::~RunState() {
-    if (observer_) {
-        world_.trace().remove_sink(*observer_);
-    }
     for (sim::TraceSink* sink : settings_.extra_sinks) {
         world_.trace().remove_sink(*sink);
     }
@@ -111,10 +97,17 @@ RunState::~RunState() {
     if (monitors_->ledger_only) {
         world_.trace().remove_sink(*monitors_->ledger_only);
     }
-    world_.trace().remove_sink(tally_);
+    world_.trace().remove_sink(own_sink());
     if (jsonl_) {
         world_.trace().remove_sink(*jsonl_);
     }
+}
+
+sim::TraceSink& RunState::own_sink() {
+    if (observer_) {
+        return *observer_;
+    }
+    return tally_;
 }
 
 bool RunState::counts_taken(const Scenario& scenario) {
@@ -145,12 +138,13 @@ sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSet
 }
 
 std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptions& options,
-                                                  std::string signature) const {
+                                                  const std::vector<Invariant>& invariants) const {
     // Every invariant the scenario asks for, by its stable name (properties/monitors.hpp);
     // `determinism` has no monitor (run_scenario runs twice for it).
     auto made = std::make_unique<Monitors>();
-    made->signature = std::move(signature);
-    for (Invariant invariant : scenario_.expect.invariants) {
+    made->semantics = options.semantics;
+    made->invariants = invariants;
+    for (Invariant invariant : invariants) {
         auto monitor = properties::make_monitor(spelling(invariant), options);
         if (monitor == nullptr) {
             continue;
@@ -164,30 +158,33 @@ std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptio
         // The ledger is always reported, even when message_conservation is not required.
         made->ledger_only = std::make_unique<properties::MessageConservation>();
     }
+    for (Invariant invariant : invariants) {
+        std::string name(spelling(invariant));
+        properties::Monitor* monitor =
+            invariant == Invariant::Determinism ? nullptr : made->set.find(name);
+        made->judges.emplace_back(std::move(name), monitor);
+    }
     return made;
 }
 
 void RunState::install_monitors() {
     const properties::MonitorOptions options{
         .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
-    std::string signature(runtime::semantics_name(options.semantics));
-    for (Invariant invariant : scenario_.expect.invariants) {
-        signature += ' ';
-        signature += spelling(invariant);
-    }
+    const std::vector<Invariant>& invariants = scenario_.expect.invariants;
     if (MonitorKit* kit = settings_.monitors) {
-        if (kit->monitors_ != nullptr && kit->monitors_->signature == signature) {
+        if (kit->monitors_ != nullptr && kit->monitors_->semantics == options.semantics &&
+            kit->monitors_->invariants == invariants) {
             kit->monitors_->set.reset();
             if (kit->monitors_->ledger_only) {
                 kit->monitors_->ledger_only->start_over();
             }
             kit->reuses_++;
         } else {
-            kit->monitors_ = make_monitors(options, std::move(signature));
+            kit->monitors_ = make_monitors(options, invariants);
         }
         monitors_ = kit->monitors_.get();
     } else {
-        own_monitors_ = make_monitors(options, std::move(signature));
+        own_monitors_ = make_monitors(options, invariants);
         monitors_ = own_monitors_.get();
     }
     if (monitors_->ledger_only) {

@@ -63,6 +63,8 @@ public:
     bool empty() const { return counts_.empty(); }
     /// Times entry `entry` was reached (0 when empty).
     std::uint64_t at(std::size_t entry) const { return entry < counts_.size() ? counts_[entry] : 0; }
+    /// Every entry's count, in entry order (none when empty).
+    const std::vector<std::uint64_t>& counts() const { return counts_; }
     /// Times the entry named `key` was reached (0 for an unknown key).
     std::uint64_t times(std::string_view key) const;
     /// The entries reached at least once, by key.
@@ -106,6 +108,13 @@ struct RunSettings {
     /// Monitors shared by the runs of a campaign. Null: every run makes its own. Results are
     /// the same either way.
     MonitorKit* monitors = nullptr;
+    /// False: a run that passes (no failed check or invariant, no violation, no limit) leaves
+    /// RunResult::routers, clients, admin_results and decisions empty, since a campaign reads
+    /// only a passing run's coverage; a failing run is summarised in full either way.
+    bool summarise_passing = true;
+    /// Test-only: the race observer asserts that each route state it keeps instead of asking
+    /// the router again is the one the router's table holds (RaceObserver::Options).
+    bool check_observer = false;
     /// Test-only: a deliberately broken runtime rule (runtime/testing_mutation.hpp), so that
     /// tests can watch whole runs fail their invariants. Never set outside tests.
     runtime::Mutation mutation = runtime::Mutation::None;

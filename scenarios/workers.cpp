@@ -94,24 +94,26 @@ std::string Worker::key_of(const runtime::Message& message) const {
     return key->is_string() ? key->get<std::string>() : key->dump();
 }
 
+MessageCache::Receipts* Worker::receipts() {
+    if (!receipts_found_ && harness_.cache != nullptr) {
+        // As identity() says it: the node's name, else the printed PID.
+        receipts_ = harness_.cache->receipts_of(spec_.name, self());
+        receipts_found_ = true;
+    }
+    return receipts_;
+}
+
 runtime::Message Worker::echo_reply(const runtime::Message& of, std::string_view type) {
-    MessageCache* cache = harness_.cache;
-    const MessageCache::ReceiptBy by{spec_.name, self()};
-    const runtime::Message* cached = cache != nullptr ? cache->find_receipt(of, by) : nullptr;
+    MessageCache::Receipts* receipts = this->receipts();
+    const runtime::Message* cached = receipts != nullptr ? receipts->find(of) : nullptr;
     // A message's bodies are all sent or all called, so its stored answers all have one type;
     // the check only guards that.
     if (cached != nullptr && cached->type_name() == type) {
         return *cached;
     }
-    // Built member by member: nlohmann's initializer lists copy every value twice.
-    Json reply = Json::object();
-    reply["type"] = type;
-    const auto* json = of.get<JsonMessage>();
-    reply["of"] = json != nullptr ? json->json() : message_json(of);
-    reply["by"] = identity();
-    runtime::Message made = json_message(std::move(reply));
-    if (cache != nullptr && cached == nullptr) {
-        cache->store_receipt(of, by, made);
+    runtime::Message made(JsonMessage::answer(type, of, identity()));
+    if (receipts != nullptr && cached == nullptr) {
+        receipts->store(of, made);
     }
     return made;
 }

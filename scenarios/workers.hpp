@@ -38,6 +38,8 @@ private:
     /// campaign's shared message gets the one this worker identity made for it in an earlier
     /// run (MessageCache): the same value.
     runtime::Message echo_reply(const runtime::Message& of, std::string_view type);
+    /// The campaign's receipts of this worker's identity (looked up on first use), or null.
+    MessageCache::Receipts* receipts();
     std::string key_of(const runtime::Message& message) const;
 
     Harness& harness_;
@@ -46,6 +48,8 @@ private:
     std::uint64_t taken_ = 0;
     std::map<std::string, std::uint64_t> counts_; // keyed_state; lost on restart
     Json identity_; // null until identity() makes it
+    MessageCache::Receipts* receipts_ = nullptr;
+    bool receipts_found_ = false;
     NodeStats* stats_ = nullptr; // this node's stats in the harness, set at init
     sim::Duration terminate_delay_;
 };

@@ -120,12 +120,13 @@ void CoverageTally::add(const scenarios::Coverage& run) {
     if (run.empty()) {
         return;
     }
-    by_entry_.resize(scenarios::Coverage::entries());
-    for (std::size_t entry = 0; entry < by_entry_.size(); entry++) {
-        const std::uint64_t events = run.at(entry);
-        if (events > 0) {
+    const std::vector<std::uint64_t>& counts = run.counts();
+    RS_ASSERT(counts.size() == scenarios::Coverage::entries());
+    by_entry_.resize(counts.size());
+    for (std::size_t entry = 0; entry < counts.size(); entry++) {
+        if (counts[entry] > 0) { // most entries are not reached in one run
             by_entry_[entry].runs++;
-            by_entry_[entry].events += events;
+            by_entry_[entry].events += counts[entry];
         }
     }
 }
@@ -164,6 +165,7 @@ void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& optio
         scenarios::RunSettings settings = fuzz_settings(seed, options.scheduler, options.semantics);
         settings.cache = &cache;
         settings.monitors = &monitors;
+        settings.summarise_passing = false; // only coverage is read from a passing run
         const RunResult result = scenarios::run_scenario(scenario, settings);
         sink.on_run(result);
         if (run_failed(result)) {

@@ -38,6 +38,7 @@ void run_campaign_runs(benchmark::State& state, sim::Policy scheduler, bool shar
         scenarios::RunSettings settings = fuzz_settings(run_seed(1, index++), scheduler, std::nullopt);
         settings.cache = shared_cache ? &cache : nullptr;
         settings.monitors = shared_cache ? &monitors : nullptr;
+        settings.summarise_passing = !shared_cache; // as a campaign's runs (run_slice)
         const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
         events += result.trace_events;
         benchmark::DoNotOptimize(result.trace_hash);

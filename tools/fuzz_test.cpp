@@ -469,6 +469,34 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
     EXPECT_GT(failing_runs, files.size() * 5); // violations came and went between runs
 }
 
+TEST(FuzzCoverage, KeptRouteStatesAreTheRouteTables) {
+    // The race observer answers most routing events with a route state it read before,
+    // until the router announces a change (RaceObserver::fresh_). With check_observer every
+    // kept answer is compared with the router's table (an assert). Both schedulers, both
+    // profiles, and broken routing rules, which take other paths through the router.
+    const std::array<runtime::Mutation, 4> mutations = {
+        runtime::Mutation::None, runtime::Mutation::ForwardToPendingDisable,
+        runtime::Mutation::ForwardToPendingRemove, runtime::Mutation::DropSender};
+    const std::array<sim::Policy, 2> policies = {sim::Policy::Random, sim::Policy::Pct};
+    const std::array<scenarios::Semantics, 2> profiles = {scenarios::Semantics::Documented,
+                                                          scenarios::Semantics::Upstream};
+    std::uint64_t windows = 0;
+    for (const std::string& file : campaign_equivalence_files()) {
+        const Loaded loaded = load(file);
+        for (std::uint64_t index = 0; index < 48; index++) {
+            scenarios::RunSettings settings =
+                fuzz_settings(run_seed(5, index), policies[index % 2], profiles[(index / 2) % 2]);
+            settings.mutation = mutations[(index / 4) % mutations.size()];
+            settings.check_observer = true;
+            const scenarios::RunResult result = scenarios::run_scenario(loaded.scenario, settings);
+            for (const std::string& window : scenarios::coverage_windows()) {
+                windows += result.coverage.times("window:" + window);
+            }
+        }
+    }
+    EXPECT_GT(windows, 0U); // the runs met pending states
+}
+
 TEST(FuzzSettings, PlainRunsDoNotAim) {
     // Aiming is the fuzzer's (or `faults.aim`'s): a plain run of the race fires no aimed fault.
     const Loaded race = load_race("kill-during-restart");

@@ -141,7 +141,25 @@ runtime::PID RaceObserver::pid_of(std::uint64_t id) const {
 }
 
 CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
-                               std::uint64_t name_hash) const {
+                               std::uint64_t name_hash) {
+    for (const FreshState& fresh : fresh_) {
+        if (fresh.is(router, name, name_hash)) {
+            if (options_.check_fresh) {
+                RS_ASSERT(fresh.state == query_router(router, name, name_hash));
+            }
+            return fresh.state;
+        }
+    }
+    const CoverState state = query_router(router, name, name_hash);
+    if (fresh_.size() < fresh_max && !name.empty() && name.size() <= runtime::atom_length_max) {
+        const runtime::Atom atom = route_atom(name, name_hash);
+        fresh_.push_back(FreshState{router, name_hash, atom.text(), state});
+    }
+    return state;
+}
+
+CoverState RaceObserver::query_router(std::uint64_t router, std::string_view name,
+                                      std::uint64_t name_hash) {
     runtime::act::Router* behaviour = nullptr;
     auto cached = std::find_if(routers_.begin(), routers_.end(),
                                [router](const auto& entry) { return entry.first == router; });
@@ -160,7 +178,7 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
     return info ? cover_state(*info) : CoverState::Absent;
 }
 
-runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name_hash) const {
+runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name_hash) {
     for (const runtime::Atom& atom : atoms_) {
         if (atom.hash() == name_hash &&
             (atom.text().data() == name.data() || atom.text() == name)) {
@@ -175,17 +193,29 @@ runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name
 }
 
 CoverState RaceObserver::known(std::uint64_t router, std::string_view name) {
-    auto found = states_.find(RouteKey{router, std::string(name)});
-    if (found != states_.end()) {
-        return found->second;
+    const std::uint64_t name_hash = sim::fnv1a64(name);
+    for (const RouteState& entry : states_) {
+        if (entry.is(router, name, name_hash)) {
+            return entry.state;
+        }
     }
-    const CoverState state = query(router, name);
+    const CoverState state = query(router, name, name_hash);
     remember(router, name, state);
     return state;
 }
 
 void RaceObserver::remember(std::uint64_t router, std::string_view name, CoverState state) {
-    states_[RouteKey{router, std::string(name)}] = state;
+    const std::uint64_t name_hash = sim::fnv1a64(name);
+    for (RouteState& entry : states_) {
+        if (entry.is(router, name, name_hash)) {
+            entry.state = state;
+            return;
+        }
+    }
+    if (name.size() > runtime::atom_length_max) {
+        return; // no route has such a name: known() asks the router (which says Absent)
+    }
+    states_.push_back(RouteState{router, route_atom(name, name_hash), state});
 }
 
 void RaceObserver::count(CoverState state, CoverEvent event) {
@@ -205,16 +235,38 @@ void RaceObserver::note_restart(std::uint64_t pid) {
 }
 
 void RaceObserver::on_event(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::take)) {
-        last_take_pid_ = field_uint(event, properties::layout::take::pid);
-        last_take_type_ = field_uint(event, properties::layout::take::type);
-        pending_seen_ = false; // a new step: no management call is in progress
-    } else if (is_kind(event, trace::send) || is_kind(event, trace::forward) ||
-               is_kind(event, properties::route_key)) {
-        return; // the commonest kinds after take, read by nothing below
-    } else if (is_kind(event, trace::route)) {
+    // The commonest kinds first, by hash (then by name, as is_kind does); none of them goes
+    // with a change of route state (fresh_). Each branch ends in one call, so that this
+    // dispatch needs no frame of its own.
+    const std::uint64_t kind = event.kind.hash;
+    if (kind == trace::take.hash && is_kind(event, trace::take)) {
+        on_take(event);
+    } else if ((kind == trace::send.hash && is_kind(event, trace::send)) ||
+               (kind == properties::route_key.hash && is_kind(event, properties::route_key)) ||
+               (kind == trace::forward.hash && is_kind(event, trace::forward))) {
+        return; // read by nothing below
+    } else if (kind == trace::route.hash && is_kind(event, trace::route)) {
         on_route(event);
-    } else if (is_kind(event, trace::route_pending)) {
+    } else {
+        on_other(event);
+    }
+}
+
+void RaceObserver::on_take(const sim::TraceEvent& event) {
+    if (tally_takes_) {
+        tally_->on_event(event);
+    }
+    last_take_pid_ = field_uint(event, properties::layout::take::pid);
+    last_take_type_ = field_uint(event, properties::layout::take::type);
+    pending_seen_ = false; // a new step: no management call is in progress
+}
+
+void RaceObserver::on_other(const sim::TraceEvent& event) {
+    if (tally_ != nullptr) {
+        tally_->on_event(event);
+    }
+    drop_stale(event);
+    if (is_kind(event, trace::route_pending)) {
         on_pending(event);
     } else if (is_kind(event, trace::route_admin)) {
         on_admin(event);
@@ -234,21 +286,65 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
     }
 }
 
+void RaceObserver::drop_stale(const sim::TraceEvent& event) {
+    if (fresh_.empty()) {
+        return;
+    }
+    if (is_kind(event, trace::route_pending) || is_kind(event, trace::route_admin) ||
+        is_kind(event, trace::route_restart) || is_kind(event, trace::route_init)) {
+        const std::uint64_t router = field_uint(event, trace::router);
+        const std::string_view name = field_text(event, trace::name);
+        std::erase_if(fresh_, [router, name](const FreshState& fresh) {
+            return fresh.router == router && fresh.name == name;
+        });
+    } else if ((is_kind(event, trace::log) && field_text(event, trace::level) == "error") ||
+               is_kind(event, trace::exit)) {
+        // A failed respawn's log names no route; a router's routes end with it.
+        const std::uint64_t pid = field_uint(event, trace::pid);
+        std::erase_if(fresh_, [pid](const FreshState& fresh) { return fresh.router == pid; });
+    }
+}
+
+namespace {
+
+/// A route event's resolution, by the constant text the router traces (its hash first).
+enum class Resolution : std::uint8_t { Owned, Registry, Discard, Failed };
+
+Resolution resolution_of(const sim::TraceEvent& event) {
+    const sim::TraceField* field = properties::find_field(event, properties::layout::route::resolution);
+    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
+        return Resolution::Failed; // as an unknown text
+    }
+    static constexpr std::uint64_t owned = sim::fnv1a64("owned");
+    static constexpr std::uint64_t registry = sim::fnv1a64("registry");
+    static constexpr std::uint64_t discard = sim::fnv1a64("discard");
+    const std::uint64_t hash = field->value.hash_word();
+    const std::string_view text = field->value.as_text();
+    if (hash == owned && text == "owned") {
+        return Resolution::Owned;
+    }
+    if (hash == registry && text == "registry") {
+        return Resolution::Registry;
+    }
+    if (hash == discard && text == "discard") {
+        return Resolution::Discard;
+    }
+    return Resolution::Failed;
+}
+
+} // namespace
+
 void RaceObserver::on_route(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, properties::layout::route::router);
     const sim::TraceField* name_field = properties::find_field(event, properties::layout::route::name);
     const bool named = name_field != nullptr && name_field->value.type() == sim::TraceValue::Type::Text;
     const std::string_view name = named ? name_field->value.as_text() : std::string_view();
     const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
-    const std::string_view resolution = field_text(event, properties::layout::route::resolution);
+    const Resolution resolution = resolution_of(event);
     const bool is_call = last_take_pid_ == router &&
                          last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request);
-    std::size_t event_index = resolution == "owned"      ? 0
-                              : resolution == "registry" ? 1
-                              : resolution == "discard"  ? 2
-                                                         : 3;
-    event_index += is_call ? 4 : 0;
-    if (options_.coverage && resolution != "discard") {
+    const std::size_t event_index = static_cast<std::size_t>(resolution) + (is_call ? 4 : 0);
+    if (options_.coverage && resolution != Resolution::Discard) {
         // Routing changes no route state (a lazy restart has its own event before this one).
         const CoverState state = query(router, name, name_hash);
         count(state, static_cast<CoverEvent>(event_index));
@@ -260,8 +356,9 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
             reach(is_call ? Window::CallWhilePendingRemove : Window::MessageWhilePendingRemove);
         }
     }
-    const std::uint64_t worker = field_uint(event, properties::layout::route::worker);
-    if (options_.aim && resolution == "owned" && worker != 0 && wants_aim()) {
+    if (options_.aim && resolution == Resolution::Owned &&
+        field_uint(event, properties::layout::route::worker) != 0 && wants_aim()) {
+        const std::uint64_t worker = field_uint(event, properties::layout::route::worker);
         std::vector<Candidate> candidates;
         add_process_candidates(candidates, worker);
         add_process_candidates(candidates, router);

@@ -7,7 +7,6 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +85,8 @@ public:
     struct Options {
         bool aim = false;
         bool coverage = false;
+        /// Test only: asserts that every answer kept in fresh_ equals the route table's.
+        bool check_fresh = false;
     };
     using Fire = std::function<void(const FaultOrder&)>;
 
@@ -94,19 +95,18 @@ public:
                  Fire fire);
 
     void on_event(const sim::TraceEvent& event) override;
+    /// Passes the run's Tally every event it counts, so that the run needs one sink of its own
+    /// (a sink costs a virtual call per event). Null: none.
+    void set_tally(Tally* tally) {
+        tally_ = tally;
+        tally_takes_ = tally != nullptr && tally->counts_taken();
+    }
     /// A kill or crash hits `victim` now: counts the window it lands in.
     void note_fault(Verb verb, const runtime::PID& victim);
     /// Times each "<state> x <event>" pair and "window:<name>" was reached.
     Coverage coverage() const;
 
 private:
-    struct RouteKey {
-        std::uint64_t router;
-        std::string name;
-        bool operator<(const RouteKey& other) const {
-            return router != other.router ? router < other.router : name < other.name;
-        }
-    };
     /// A candidate fault at the current moment.
     struct Candidate {
         Verb verb = Verb::Kill;
@@ -121,13 +121,20 @@ private:
     void on_restart(const sim::TraceEvent& event);
     void on_supervisor_restart(const sim::TraceEvent& event);
     void on_pool_forward(const sim::TraceEvent& event);
+    void on_take(const sim::TraceEvent& event);
+    /// Every kind but the commonest (which change no route state): see fresh_.
+    void on_other(const sim::TraceEvent& event);
+    /// Drops the fresh_ answers that `event` may have made stale.
+    void drop_stale(const sim::TraceEvent& event);
     void count(CoverState state, CoverEvent event);
     void reach(Window window) { windows_[static_cast<std::size_t>(window)]++; }
     /// The live router's state of route `name` (whose FNV-1a hash is `name_hash`).
-    CoverState query(std::uint64_t router, std::string_view name, std::uint64_t name_hash) const;
-    CoverState query(std::uint64_t router, std::string_view name) const {
+    CoverState query(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
+    CoverState query(std::uint64_t router, std::string_view name) {
         return query(router, name, sim::fnv1a64(name));
     }
+    /// query() without fresh_.
+    CoverState query_router(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
     CoverState known(std::uint64_t router, std::string_view name);
     void remember(std::uint64_t router, std::string_view name, CoverState state);
     void note_restart(std::uint64_t pid);
@@ -157,16 +164,51 @@ private:
     std::uint64_t pct_changes_left_ = 0;
     std::array<std::array<std::uint64_t, cover_event_count>, cover_state_count> pairs_{};
     std::array<std::uint64_t, window_count> windows_{};
-    std::map<RouteKey, CoverState> states_;
+    /// A route's state by (router pid id, route name).
+    struct RouteState {
+        std::uint64_t router;
+        runtime::Atom name;
+        CoverState state;
+        bool is(std::uint64_t other_router, std::string_view other_name,
+                std::uint64_t other_hash) const {
+            return router == other_router && name.hash() == other_hash &&
+                   (name.text().data() == other_name.data() || name.text() == other_name);
+        }
+    };
+    /// The last state each route was seen in by the trace (remember, known). Few (routes of
+    /// the scenario's routers): searched linearly.
+    std::vector<RouteState> states_;
+    /// A state query() read from a router's table, kept while it holds. The name is an
+    /// interned atom's text (stable), matched by hash, then address or bytes.
+    struct FreshState {
+        std::uint64_t router;
+        std::uint64_t name_hash;
+        std::string_view name;
+        CoverState state;
+        bool is(std::uint64_t other_router, std::string_view other_name,
+                std::uint64_t other_hash) const {
+            return router == other_router && name_hash == other_hash &&
+                   (name.data() == other_name.data() || name == other_name);
+        }
+    };
+    /// The answers of query() that still hold. A route changes state only in its router's
+    /// code (router.cpp, router_manage.cpp), and the router announces each change before it
+    /// routes again or answers a management call: with a route_init, route_admin,
+    /// route_pending or route_restart event naming the route, or an error log (a respawn that
+    /// failed). drop_stale forgets the answers such events may change (and a router's at its
+    /// exit), so that the routing events of a busy run read these instead of the route table.
+    /// Tests check them against the table (Options::check_fresh).
+    std::vector<FreshState> fresh_;
+    static constexpr std::size_t fresh_max = 32;
     /// Routers looked up by query() (pid id, behaviour), dropped at their exit event: a
     /// router emits route events only while it runs. Few, searched linearly.
-    mutable std::vector<std::pair<std::uint64_t, runtime::act::Router*>> routers_;
+    std::vector<std::pair<std::uint64_t, runtime::act::Router*>> routers_;
     /// Route names query() has interned (at most atoms_max): a route event names one of a
     /// few routes. A name is matched by its FNV-1a hash (which the trace value carries and
     /// the atom keeps), then by the text's address or bytes: cheaper than the atom table.
-    mutable std::vector<runtime::Atom> atoms_;
+    std::vector<runtime::Atom> atoms_;
     static constexpr std::size_t atoms_max = 64;
-    runtime::Atom route_atom(std::string_view name, std::uint64_t name_hash) const;
+    runtime::Atom route_atom(std::string_view name, std::uint64_t name_hash);
     /// admin_target results found so far (router pid id, target); few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, std::string>> admin_targets_;
     /// The last `take`: which process took which kind of item (a router routes right after).
@@ -183,6 +225,9 @@ private:
     std::int64_t restart_instant_ns_ = -1;
     std::vector<std::uint64_t> restarted_;
     bool supervisor_restarted_ = false;
+    /// The run's Tally (set_tally), and whether it counts take events.
+    Tally* tally_ = nullptr;
+    bool tally_takes_ = false;
 };
 
 } // namespace routesim::scenarios::detail

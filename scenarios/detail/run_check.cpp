@@ -164,12 +164,12 @@ void RunState::evaluate(const Expect& expect) {
 
 void RunState::judge_invariants() {
     result_.invariants.reserve(result_.invariants.size() + scenario_.expect.invariants.size());
-    for (Invariant invariant : scenario_.expect.invariants) {
-        if (invariant == Invariant::Determinism) {
+    RS_ASSERT(monitors_->judges.size() == scenario_.expect.invariants.size());
+    for (std::size_t i = 0; i < monitors_->judges.size(); i++) {
+        if (scenario_.expect.invariants[i] == Invariant::Determinism) {
             continue; // run_scenario runs the scenario twice for it
         }
-        const std::string name(spelling(invariant));
-        properties::Monitor* monitor = monitors_->set.find(name);
+        const auto& [name, monitor] = monitors_->judges[i];
         if (monitor == nullptr) {
             result_.invariants.push_back(InvariantResult{name, "unchecked"});
             continue;

@@ -33,7 +33,7 @@ constexpr sim::TraceKey key_origin{"origin"};
 std::optional<std::string> segment_to(Harness& harness, const runtime::Process& parent,
                                       const runtime::PID& child) {
     runtime::Behavior& behaviour = parent.behavior();
-    if (auto* router = dynamic_cast<runtime::act::Router*>(&behaviour)) {
+    if (auto* router = as_router(behaviour)) {
         for (const auto& info : router->routes()) {
             if (info.pid == child) {
                 return std::string(info.name.text());
@@ -156,9 +156,9 @@ void RunState::install_fault_hooks() {
     const bool aim = settings_.aim_faults || scenario_.faults.aim;
     if (aim || settings_.coverage) {
         observer_ = std::make_unique<RaceObserver>(
-            node_, harness_, scenario_, RaceObserver::Options{aim, settings_.coverage},
+            node_, harness_, scenario_, RaceObserver::Options{aim, settings_.coverage, settings_.check_observer},
             [this](const FaultOrder& order) { fire_fault(order); });
-        world_.trace().add_sink(*observer_);
+        observer_->set_tally(&tally_);
     }
 }
 

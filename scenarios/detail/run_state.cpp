@@ -13,16 +13,6 @@
 namespace routesim::scenarios::detail {
 namespace trace = runtime::trace;
 
-void Tally::on_event(const sim::TraceEvent& event) {
-    // Every event of the run comes here: the common ones (another kind, or a take that is not
-    // counted) leave after a compare or two.
-    const std::uint64_t kind = event.kind.hash;
-    if (kind == trace::take.hash ? !count_taken_ : kind != trace::route_restart.hash) [[likely]] {
-        return;
-    }
-    count(event);
-}
-
 void Tally::count(const sim::TraceEvent& event) {
     if (properties::is_kind(event, trace::take)) {
         if (!count_taken_) {
@@ -86,12 +76,14 @@ RunResult RunState::execute() {
     }
     evaluate(scenario_.expect);
     judge_invariants();
-    summarise();
     result_.trace_hash = world_.trace().hash();
     result_.trace_events = world_.trace().count();
-    result_.decisions = world_.scheduler().decisions();
-    result_.admin_results = harness_.admin_results;
-    result_.clients = harness_.clients();
+    if (settings_.summarise_passing || !result_.passed() || !result_.violations.empty()) {
+        summarise();
+        result_.decisions = world_.scheduler().decisions();
+        result_.admin_results = harness_.admin_results;
+        result_.clients = harness_.clients();
+    }
     if (observer_) {
         result_.coverage = observer_->coverage();
     }
@@ -213,7 +205,11 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
         target = harness_.resolve(source.to);
     }
     if (!target.has_value()) {
-        client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))]++;
+        if (client.unknown_count == nullptr) { // std::map values are stable
+            client.unknown_count =
+                &client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))];
+        }
+        ++*client.unknown_count;
         return;
     }
     const runtime::SendResult sent =

@@ -15,6 +15,8 @@
 #include "properties/monitors.hpp"
 #include "properties/runtime_monitors.hpp"
 #include "runtime/node.hpp"
+#include "runtime/router.hpp"
+#include "runtime/trace_keys.hpp"
 #include "scenarios/harness.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/runner.hpp"
@@ -22,7 +24,18 @@
 
 namespace routesim::scenarios::detail {
 
-runtime::MessagePriority runtime_priority(Priority priority);
+/// The runtime priority of a scenario Priority (inline: every workload message converts one).
+inline runtime::MessagePriority runtime_priority(Priority priority) {
+    switch (priority) {
+    case Priority::Normal:
+        return runtime::MessagePriority::Normal;
+    case Priority::High:
+        return runtime::MessagePriority::High;
+    case Priority::Max:
+        return runtime::MessagePriority::Max;
+    }
+    return runtime::MessagePriority::Normal;
+}
 
 class RaceObserver;
 
@@ -72,9 +85,21 @@ public:
     /// `count_taken`: count the items each process takes (only `processed` expectations read
     /// them, and `take` is the most frequent event).
     explicit Tally(bool count_taken) : count_taken_(count_taken) {}
-    void on_event(const sim::TraceEvent& event) override;
+    void on_event(const sim::TraceEvent& event) override {
+        // Every event of the run comes here: the common ones (another kind, or a take that is
+        // not counted) leave after a compare or two.
+        const std::uint64_t kind = event.kind.hash;
+        if (kind == runtime::trace::take.hash ? !count_taken_
+                                              : kind != runtime::trace::route_restart.hash)
+            [[likely]] {
+            return;
+        }
+        count(event);
+    }
     /// Regular and Request items taken by pid id (0 when not counted).
     std::uint64_t taken(std::uint64_t pid) const;
+    /// True when take events are counted (else only route_restart events matter here).
+    bool counts_taken() const { return count_taken_; }
     /// route_restart events by (router pid id, route name).
     std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
 
@@ -92,11 +117,16 @@ private:
 
 /// The invariant monitors of a run, and the ledger's source.
 struct Monitors {
-    std::string signature; // the profile and invariants the set was made for
+    // The profile and invariants the set was made for.
+    runtime::Semantics semantics = runtime::Semantics::Documented;
+    std::vector<Invariant> invariants;
     properties::MonitorSet set;
     properties::MessageConservation* conservation = nullptr; // in `set`, when required
     /// The ledger when message_conservation is not required (it is always reported).
     std::unique_ptr<properties::MessageConservation> ledger_only;
+    /// Per invariant of the scenario (in its order): the name of its verdict and the monitor
+    /// that judges it (null: unchecked, or determinism), found once when the set is made.
+    std::vector<std::pair<std::string, properties::Monitor*>> judges;
 };
 
 /// One run of one scenario.
@@ -115,8 +145,11 @@ private:
     /// True when some expectation reads `processed` (the Tally counts takes only then).
     static bool counts_taken(const Scenario& scenario);
     void install_monitors();
+    /// The sink of the run's own bookkeeping: the race observer (which feeds the Tally), or
+    /// the Tally when there is no observer.
+    sim::TraceSink& own_sink();
     std::unique_ptr<Monitors> make_monitors(const properties::MonitorOptions& options,
-                                            std::string signature) const;
+                                            const std::vector<Invariant>& invariants) const;
     void build();
     void schedule_workload();
     void schedule_source(std::uint32_t index, std::uint64_t repetition);
@@ -210,6 +243,8 @@ private:
         /// `to` when it is a single registered name (no path): looked up by this atom per
         /// message, as resolve_target would, without interning the text again.
         std::optional<runtime::Atom> to_name;
+        /// The record's count of ProcessUnknown (a target that is gone: often many in a row).
+        std::uint64_t* unknown_count = nullptr;
         /// The PIDs `from` and `to_name` were last registered to (empty until found): a live
         /// process that still bears the name is the one the registry holds, so a message
         /// costs a table index instead of two registry lookups.
