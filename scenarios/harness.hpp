@@ -22,6 +22,19 @@
 
 namespace routesim::scenarios {
 
+/// The runtime priority of a scenario Priority (inline: every workload message converts one).
+inline runtime::MessagePriority runtime_priority(Priority priority) {
+    switch (priority) {
+    case Priority::Normal:
+        return runtime::MessagePriority::Normal;
+    case Priority::High:
+        return runtime::MessagePriority::High;
+    case Priority::Max:
+        return runtime::MessagePriority::Max;
+    }
+    return runtime::MessagePriority::Normal;
+}
+
 /// What happened to the processes of one topology node (all its incarnations).
 struct NodeStats {
     /// Init attempts so far (for `init.fail_first`).

@@ -10,18 +10,6 @@ namespace {
 
 constexpr std::string_view call_order_type = "routesim.client.call";
 
-runtime::MessagePriority runtime_priority(Priority priority) {
-    switch (priority) {
-    case Priority::Normal:
-        return runtime::MessagePriority::Normal;
-    case Priority::High:
-        return runtime::MessagePriority::High;
-    case Priority::Max:
-        return runtime::MessagePriority::Max;
-    }
-    return runtime::MessagePriority::Normal;
-}
-
 } // namespace
 
 Worker::Worker(Harness& harness, const Node& spec)

@@ -24,19 +24,6 @@
 
 namespace routesim::scenarios::detail {
 
-/// The runtime priority of a scenario Priority (inline: every workload message converts one).
-inline runtime::MessagePriority runtime_priority(Priority priority) {
-    switch (priority) {
-    case Priority::Normal:
-        return runtime::MessagePriority::Normal;
-    case Priority::High:
-        return runtime::MessagePriority::High;
-    case Priority::Max:
-        return runtime::MessagePriority::Max;
-    }
-    return runtime::MessagePriority::Normal;
-}
-
 class RaceObserver;
 
 /// A fault about to fire (a timed fault of `faults.kill` / `faults.admin`, or one the race
