@@ -233,11 +233,7 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
                                 [&](const Awaiting& entry) { return entry.router == router; });
     if (waiting == awaiting_.end()) {
         awaiting_.push_back(wait);
-        if (!followed_any_ || router != followed_last_) { // its next take ends the wait
-            follow_takes_of(router);
-            followed_last_ = router;
-            followed_any_ = true;
-        }
+        follow_takes_of(router); // its next take ends the wait
     } else {
         *waiting = wait;
     }

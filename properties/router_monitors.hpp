@@ -105,8 +105,6 @@ public:
         texts_.clear();
         kept_names_.fill(KeptName{});
         awaiting_.clear();
-        followed_last_ = 0;
-        followed_any_ = false;
     }
 
 private:
@@ -159,8 +157,6 @@ private:
     std::string texts_;
     std::array<KeptName, 8> kept_names_{}; // by hash: the route names of a few routes
     std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
-    std::uint64_t followed_last_ = 0; // the router last passed to follow_takes_of
-    bool followed_any_ = false;       // followed_last_ holds one
 };
 
 /// atomic_init: a router whose Init fails leaves no live route worker behind: every worker it
