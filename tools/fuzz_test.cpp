@@ -472,7 +472,8 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
 TEST(FuzzCoverage, KeptRouteStatesAreTheRouteTables) {
     // The race observer answers most routing events with a route state it read before,
     // until the router announces a change (RaceObserver::fresh_). With check_observer every
-    // kept answer is compared with the router's table (an assert). Both schedulers, both
+    // kept answer is compared with the router's table, and every call-or-message verdict read
+    // from the router's current item with the take before it (asserts). Both schedulers, both
     // profiles, and broken routing rules, which take other paths through the router.
     const std::array<runtime::Mutation, 4> mutations = {
         runtime::Mutation::None, runtime::Mutation::ForwardToPendingDisable,

@@ -11,6 +11,9 @@ namespace routesim::scenarios::detail {
 
 bool RaceObserver::wants_aim() {
     RS_ASSERT(options_.aim);
+    if (!still_aiming()) {
+        return false; // the draws below would change nothing any more
+    }
     if (prng_.below(aim_one_in_) != 0) {
         return false;
     }

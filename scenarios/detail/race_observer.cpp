@@ -130,7 +130,9 @@ RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario
         static constexpr std::array<std::uint64_t, 6> one_in = {1, 2, 4, 8, 16, 64};
         aim_one_in_ = one_in[prng_.below(one_in.size())];
         aims_left_ = 1 + prng_.below(4);
-        pct_changes_left_ = 1 + prng_.below(3);
+        const std::uint64_t pct_changes = 1 + prng_.below(3);
+        // Change points are placed only under PCT (wants_aim): none to place otherwise.
+        pct_changes_left_ = node.world().scheduler().policy() == sim::Policy::Pct ? pct_changes : 0;
     }
 }
 
@@ -144,12 +146,17 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
                                std::uint64_t name_hash) {
     for (const FreshState& fresh : fresh_) {
         if (fresh.is(router, name, name_hash)) {
-            if (options_.check_fresh) {
+            if (options_.check_fresh) [[unlikely]] {
                 RS_ASSERT(fresh.state == query_router(router, name, name_hash));
             }
             return fresh.state;
         }
     }
+    return query_and_keep(router, name, name_hash);
+}
+
+CoverState RaceObserver::query_and_keep(std::uint64_t router, std::string_view name,
+                                        std::uint64_t name_hash) {
     const CoverState state = query_router(router, name, name_hash);
     if (fresh_.size() < fresh_max && !name.empty() && name.size() <= runtime::atom_length_max) {
         const runtime::Atom atom = route_atom(name, name_hash);
@@ -158,19 +165,17 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
     return state;
 }
 
+runtime::act::Router* RaceObserver::find_router(std::uint64_t router) {
+    runtime::act::Router* behaviour = router_of(node_, pid_of(router));
+    if (behaviour != nullptr) {
+        routers_.emplace_back(router, behaviour);
+    }
+    return behaviour;
+}
+
 CoverState RaceObserver::query_router(std::uint64_t router, std::string_view name,
                                       std::uint64_t name_hash) {
-    runtime::act::Router* behaviour = nullptr;
-    auto cached = std::find_if(routers_.begin(), routers_.end(),
-                               [router](const auto& entry) { return entry.first == router; });
-    if (cached != routers_.end()) {
-        behaviour = cached->second;
-    } else {
-        behaviour = router_of(node_, pid_of(router));
-        if (behaviour != nullptr) {
-            routers_.emplace_back(router, behaviour);
-        }
-    }
+    runtime::act::Router* behaviour = router_behaviour(router);
     if (behaviour == nullptr || name.empty() || name.size() > runtime::atom_length_max) {
         return CoverState::Absent;
     }
@@ -240,7 +245,10 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
     // dispatch needs no frame of its own.
     const std::uint64_t kind = event.kind.hash;
     if (kind == trace::take.hash && is_kind(event, trace::take)) {
-        on_take(event);
+        pending_seen_ = false; // a new step: no management call is in progress
+        if (tally_takes_ || options_.check_fresh) [[unlikely]] {
+            on_take(event);
+        }
     } else if ((kind == trace::send.hash && is_kind(event, trace::send)) ||
                (kind == properties::route_key.hash && is_kind(event, properties::route_key)) ||
                (kind == trace::forward.hash && is_kind(event, trace::forward))) {
@@ -256,51 +264,64 @@ void RaceObserver::on_take(const sim::TraceEvent& event) {
     if (tally_takes_) {
         tally_->on_event(event);
     }
-    last_take_pid_ = field_uint(event, properties::layout::take::pid);
-    last_take_type_ = field_uint(event, properties::layout::take::type);
-    pending_seen_ = false; // a new step: no management call is in progress
+    if (options_.check_fresh) {
+        // What call_routed() must agree with: the router's own take comes right before.
+        last_take_pid_ = field_uint(event, properties::layout::take::pid);
+        last_take_type_ = field_uint(event, properties::layout::take::type);
+    }
 }
 
 void RaceObserver::on_other(const sim::TraceEvent& event) {
     if (tally_ != nullptr) {
         tally_->on_event(event);
     }
-    drop_stale(event);
-    if (is_kind(event, trace::route_pending)) {
+    // One hash comparison per kind this reads (is_kind's rule, then its name).
+    const std::uint64_t kind = event.kind.hash;
+    if (kind == trace::route_pending.hash && is_kind(event, trace::route_pending)) {
+        drop_route(event);
         on_pending(event);
-    } else if (is_kind(event, trace::route_admin)) {
+    } else if (kind == trace::route_admin.hash && is_kind(event, trace::route_admin)) {
+        drop_route(event);
         on_admin(event);
-    } else if (is_kind(event, trace::route_restart)) {
+    } else if (kind == trace::route_restart.hash && is_kind(event, trace::route_restart)) {
+        drop_route(event);
         on_restart(event);
-    } else if (is_kind(event, trace::call)) {
+    } else if (kind == trace::route_init.hash && is_kind(event, trace::route_init)) {
+        drop_route(event);
+    } else if (kind == trace::call.hash && is_kind(event, trace::call)) {
         calls_in_flight_++;
-    } else if (is_kind(event, trace::call_result)) {
+    } else if (kind == trace::call_result.hash && is_kind(event, trace::call_result)) {
         calls_in_flight_--;
-    } else if (is_kind(event, trace::sup_restart)) {
+    } else if (kind == trace::sup_restart.hash && is_kind(event, trace::sup_restart)) {
         on_supervisor_restart(event);
-    } else if (is_kind(event, trace::pool_forward)) {
+    } else if (kind == trace::pool_forward.hash && is_kind(event, trace::pool_forward)) {
         on_pool_forward(event);
-    } else if (is_kind(event, trace::exit) && !routers_.empty()) {
+    } else if (kind == trace::exit.hash && is_kind(event, trace::exit)) {
+        // A router's routes end with it, and it emits route events only while it runs.
         const std::uint64_t pid = field_uint(event, trace::pid);
-        std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
+        drop_router(pid);
+        if (!routers_.empty()) {
+            std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
+        }
+    } else if (kind == trace::log.hash && is_kind(event, trace::log) &&
+               field_text(event, trace::level) == "error") {
+        drop_router(field_uint(event, trace::pid)); // a failed respawn's log names no route
     }
 }
 
-void RaceObserver::drop_stale(const sim::TraceEvent& event) {
+void RaceObserver::drop_route(const sim::TraceEvent& event) {
     if (fresh_.empty()) {
         return;
     }
-    if (is_kind(event, trace::route_pending) || is_kind(event, trace::route_admin) ||
-        is_kind(event, trace::route_restart) || is_kind(event, trace::route_init)) {
-        const std::uint64_t router = field_uint(event, trace::router);
-        const std::string_view name = field_text(event, trace::name);
-        std::erase_if(fresh_, [router, name](const FreshState& fresh) {
-            return fresh.router == router && fresh.name == name;
-        });
-    } else if ((is_kind(event, trace::log) && field_text(event, trace::level) == "error") ||
-               is_kind(event, trace::exit)) {
-        // A failed respawn's log names no route; a router's routes end with it.
-        const std::uint64_t pid = field_uint(event, trace::pid);
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view name = field_text(event, trace::name);
+    std::erase_if(fresh_, [router, name](const FreshState& fresh) {
+        return fresh.router == router && fresh.name == name;
+    });
+}
+
+void RaceObserver::drop_router(std::uint64_t pid) {
+    if (!fresh_.empty()) {
         std::erase_if(fresh_, [pid](const FreshState& fresh) { return fresh.router == pid; });
     }
 }
@@ -341,11 +362,15 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
     const std::string_view name = named ? name_field->value.as_text() : std::string_view();
     const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
     const Resolution resolution = resolution_of(event);
-    const bool is_call = last_take_pid_ == router &&
-                         last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request);
-    const std::size_t event_index = static_cast<std::size_t>(resolution) + (is_call ? 4 : 0);
+    const bool aims = options_.aim && resolution == Resolution::Owned && still_aiming() &&
+                      field_uint(event, properties::layout::route::worker) != 0;
+    if ((!options_.coverage || resolution == Resolution::Discard) && !aims) {
+        return;
+    }
+    const bool is_call = call_routed(router);
     if (options_.coverage && resolution != Resolution::Discard) {
         // Routing changes no route state (a lazy restart has its own event before this one).
+        const std::size_t event_index = static_cast<std::size_t>(resolution) + (is_call ? 4 : 0);
         const CoverState state = query(router, name, name_hash);
         count(state, static_cast<CoverEvent>(event_index));
         if (state == CoverState::PendingDisable) {
@@ -356,15 +381,30 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
             reach(is_call ? Window::CallWhilePendingRemove : Window::MessageWhilePendingRemove);
         }
     }
-    if (options_.aim && resolution == Resolution::Owned &&
-        field_uint(event, properties::layout::route::worker) != 0 && wants_aim()) {
-        const std::uint64_t worker = field_uint(event, properties::layout::route::worker);
-        std::vector<Candidate> candidates;
-        add_process_candidates(candidates, worker);
-        add_process_candidates(candidates, router);
-        add_admin_candidates(candidates, router, name);
-        aim(is_call ? "call_routed" : "message_routed", std::move(candidates));
+    if (aims && wants_aim()) {
+        aim_at_route(field_uint(event, properties::layout::route::worker), router, name, is_call);
     }
+}
+
+bool RaceObserver::call_routed(std::uint64_t router) {
+    // A router routes the item it took in this step: a call when that item is a request.
+    runtime::act::Router* behaviour = router_behaviour(router);
+    const bool is_call = behaviour != nullptr &&
+                         behaviour->current().type == runtime::MailboxType::Request;
+    if (options_.check_fresh) [[unlikely]] {
+        RS_ASSERT(is_call == (last_take_pid_ == router &&
+                              last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request)));
+    }
+    return is_call;
+}
+
+void RaceObserver::aim_at_route(std::uint64_t worker, std::uint64_t router, std::string_view name,
+                                bool is_call) {
+    std::vector<Candidate> candidates;
+    add_process_candidates(candidates, worker);
+    add_process_candidates(candidates, router);
+    add_admin_candidates(candidates, router, name);
+    aim(is_call ? "call_routed" : "message_routed", std::move(candidates));
 }
 
 void RaceObserver::on_pending(const sim::TraceEvent& event) {
