@@ -327,6 +327,37 @@ TEST(RunnerCrash, ClientPanicsOnItsNextMessage) {
     EXPECT_EQ(panicked[0].at, sim::Instant::zero() + sim::Duration::milliseconds(3));
 }
 
+TEST(RunnerCrash, DrawnCrashTargetsLeadBackToTheirVictims) {
+    // A fault's target is the path from a registered ancestor that resolve_target brings back
+    // to the victim: "router/route" and "sup/pool/#k" are pinnable; a route name with a '/'
+    // would be split on the way back, so that victim is recorded by pid, not pinnable.
+    const Scenario routed = load(R"({"name": "crash-targets",
+        "topology": {"kind": "router", "name": "r",
+            "routes": [{"name": "odd/name", "worker": {"kind": "actor", "behavior": {"type": "sink"}}},
+                       {"name": "plain", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}],
+            "route_message": {"field": "target"}},
+        "workload": [{"from": "c", "to": "r", "send": {"type": "X", "target": "plain"}},
+                     {"from": "c", "to": "r", "send": {"type": "X", "target": "odd/name"}, "at": "1ms"}],
+        "faults": {"crash": {"probability": 1, "targets": ["route_workers"]}}})");
+    const RunResult result = run_scenario(routed);
+    ASSERT_EQ(result.faults.size(), 2U) << format_summary(routed, result);
+    EXPECT_EQ(result.faults[0].target, "r/plain");
+    EXPECT_TRUE(result.faults[0].pinnable);
+    EXPECT_TRUE(result.faults[1].target.starts_with("<")) << result.faults[1].target;
+    EXPECT_FALSE(result.faults[1].pinnable);
+
+    const Scenario pooled = load(R"({"name": "crash-targets",
+        "topology": {"kind": "supervisor", "name": "root",
+            "children": [{"kind": "pool", "name": "p", "size": 2,
+                          "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]},
+        "workload": [{"from": "c", "to": "p", "send": {"type": "X"}}],
+        "faults": {"crash": {"probability": 1, "targets": ["pool_workers"]}}})");
+    const RunResult pool_result = run_scenario(pooled);
+    ASSERT_EQ(pool_result.faults.size(), 1U) << format_summary(pooled, pool_result);
+    EXPECT_EQ(pool_result.faults[0].target, "p/#0");
+    EXPECT_TRUE(pool_result.faults[0].pinnable);
+}
+
 TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
     // `faults.crash` with probability 1 and targets: a listed class panics at its first
     // message; the draw is recorded as a pinnable fault.
