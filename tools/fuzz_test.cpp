@@ -469,6 +469,38 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
     EXPECT_GT(failing_runs, files.size() * 5); // violations came and went between runs
 }
 
+TEST(FuzzMonitorKit, RestartedRaceObserverCountsAndAimsAsAFreshOne) {
+    // The kit's race observer is restarted for each run instead of made anew. One that kept a
+    // route state, an aim budget, a PCT change point or a count from the run before would
+    // aim elsewhere (other faults, another trace) or count other coverage. One kit serves
+    // every file in turn, under both schedulers.
+    const std::array<sim::Policy, 2> policies = {sim::Policy::Random, sim::Policy::Pct};
+    scenarios::MonitorKit kit;
+    std::uint64_t aimed = 0;
+    for (const std::string& file : campaign_equivalence_files()) {
+        const Loaded loaded = load(file);
+        for (std::uint64_t index = 0; index < 30; index++) {
+            scenarios::RunSettings fresh = fuzz_settings(run_seed(13, index), policies[index % 2], std::nullopt);
+            scenarios::RunSettings reused = fresh;
+            reused.monitors = &kit;
+            const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);
+            const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, fresh);
+            ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
+            EXPECT_EQ(a.coverage, b.coverage) << file << " run " << index;
+            EXPECT_EQ(a.decisions, b.decisions) << file << " run " << index;
+            ASSERT_EQ(a.faults.size(), b.faults.size()) << file << " run " << index;
+            for (std::size_t i = 0; i < a.faults.size(); i++) {
+                EXPECT_EQ(a.faults[i].origin, b.faults[i].origin) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].target, b.faults[i].target) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].at, b.faults[i].at) << file << " run " << index;
+                aimed += a.faults[i].origin.starts_with("aim:") ? 1U : 0U;
+            }
+        }
+    }
+    EXPECT_GT(kit.observer_reuses(), 100U);
+    EXPECT_GT(aimed, 20U); // the runs aimed
+}
+
 TEST(FuzzCoverage, KeptRouteStatesAreTheRouteTables) {
     // The race observer answers most routing events with a route state it read before,
     // until the router announces a change (RaceObserver::fresh_). With check_observer every

@@ -119,9 +119,9 @@ std::size_t admin_offset(std::string_view op, std::string_view result) {
 
 RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario,
                            Options options, Fire fire)
-    : node_(node),
-      harness_(harness),
-      scenario_(scenario),
+    : node_(&node),
+      harness_(&harness),
+      scenario_(&scenario),
       options_(options),
       fire_(std::move(fire)),
       prng_(node.world().stream("faults.aim")) {
@@ -136,8 +136,32 @@ RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario
     }
 }
 
+void RaceObserver::restart(runtime::Node& node, Harness& harness, const Scenario& scenario,
+                           Options options, Fire fire) {
+    // Every member as the constructor sets it, then the emptied buffers back in place.
+    auto states = std::move(states_);
+    auto fresh = std::move(fresh_);
+    auto routers = std::move(routers_);
+    auto atoms = std::move(atoms_);
+    auto admin_targets = std::move(admin_targets_);
+    auto restarted = std::move(restarted_);
+    auto pending_name = std::move(pending_name_);
+    *this = RaceObserver(node, harness, scenario, options, std::move(fire));
+    const auto refill = [](auto& member, auto& buffer) {
+        buffer.clear();
+        member = std::move(buffer);
+    };
+    refill(states_, states);
+    refill(fresh_, fresh);
+    refill(routers_, routers);
+    refill(admin_targets_, admin_targets);
+    refill(restarted_, restarted);
+    refill(pending_name_, pending_name);
+    atoms_ = std::move(atoms);
+}
+
 runtime::PID RaceObserver::pid_of(std::uint64_t id) const {
-    runtime::PID pid = node_.core_pid();
+    runtime::PID pid = node_->core_pid();
     pid.id = id;
     return pid;
 }
@@ -166,7 +190,7 @@ CoverState RaceObserver::query_and_keep(std::uint64_t router, std::string_view n
 }
 
 runtime::act::Router* RaceObserver::find_router(std::uint64_t router) {
-    runtime::act::Router* behaviour = router_of(node_, pid_of(router));
+    runtime::act::Router* behaviour = router_of(*node_, pid_of(router));
     if (behaviour != nullptr) {
         routers_.emplace_back(router, behaviour);
     }
@@ -228,7 +252,7 @@ void RaceObserver::count(CoverState state, CoverEvent event) {
 }
 
 void RaceObserver::note_restart(std::uint64_t pid) {
-    const std::int64_t now = node_.world().now().ns();
+    const std::int64_t now = node_->world().now().ns();
     if (now != restart_instant_ns_) {
         restart_instant_ns_ = now;
         restarted_.clear();
@@ -493,7 +517,7 @@ void RaceObserver::on_supervisor_restart(const sim::TraceEvent& event) {
         child.verb = Verb::Kill;
         child.router = field_uint(event, trace::sup_key_sup);
         child.route = std::string(field_text(event, trace::sup_key_child));
-        if (scenario_.faults.kill.has_value()) {
+        if (scenario_->faults.kill.has_value()) {
             candidates.push_back(child);
         }
         aim("sup_restart", std::move(candidates));
@@ -522,11 +546,11 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
         return;
     }
     const CoverEvent event = verb == Verb::Crash ? CoverEvent::FaultCrash : CoverEvent::FaultKill;
-    const runtime::Process* process = node_.find(victim);
+    const runtime::Process* process = node_->find(victim);
     bool pending = false;
     if (process != nullptr) {
         // A route worker: the state of its route.
-        if (runtime::act::Router* router = router_of(node_, process->parent())) {
+        if (runtime::act::Router* router = router_of(*node_, process->parent())) {
             for (const auto& info : router->routes()) {
                 if (info.pid == victim) {
                     const CoverState state = cover_state(info);
@@ -536,7 +560,7 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
             }
         }
         // A router with a pending route.
-        if (runtime::act::Router* router = router_of(node_, victim)) {
+        if (runtime::act::Router* router = router_of(*node_, victim)) {
             for (const auto& info : router->routes()) {
                 pending = pending || info.pending != runtime::act::RoutePending::None;
             }
@@ -545,7 +569,7 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
     if (pending) {
         reach(Window::KillWhilePending);
     }
-    const bool same_instant = node_.world().now().ns() == restart_instant_ns_;
+    const bool same_instant = node_->world().now().ns() == restart_instant_ns_;
     if (same_instant &&
         std::find(restarted_.begin(), restarted_.end(), victim.id) != restarted_.end()) {
         reach(Window::KillDuringRestart);

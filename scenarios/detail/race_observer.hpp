@@ -93,6 +93,14 @@ public:
     /// `fire` runs an aimed fault (from a zero-delay timer in the faults lane).
     RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario, Options options,
                  Fire fire);
+    RaceObserver(const RaceObserver&) = delete;
+    RaceObserver& operator=(const RaceObserver&) = delete;
+    RaceObserver(RaceObserver&&) = default;
+    RaceObserver& operator=(RaceObserver&&) = default;
+    /// Starts over for another run, as a new observer would (MonitorKit keeps one per
+    /// campaign), but keeps its buffers' room and the route names it has interned.
+    void restart(runtime::Node& node, Harness& harness, const Scenario& scenario, Options options,
+                 Fire fire);
 
     void on_event(const sim::TraceEvent& event) override;
     /// Passes the run's Tally every event it counts, so that the run needs one sink of its own
@@ -177,9 +185,10 @@ private:
     /// router once found: a pid is never reused, so its target does not change).
     const std::string& admin_target(std::uint64_t router) const;
 
-    runtime::Node& node_;
-    Harness& harness_;
-    const Scenario& scenario_;
+    // The run's (restart() points them at the next run's).
+    runtime::Node* node_;
+    Harness* harness_;
+    const Scenario* scenario_;
     Options options_;
     Fire fire_;
     sim::Prng prng_;
@@ -221,8 +230,8 @@ private:
     /// code (router.cpp, router_manage.cpp), and the router announces each change before it
     /// routes again or answers a management call: with a route_init, route_admin,
     /// route_pending or route_restart event naming the route, or an error log (a respawn that
-    /// failed). drop_stale forgets the answers such events may change (and a router's at its
-    /// exit), so that the routing events of a busy run read these instead of the route table.
+    /// failed). drop_route and drop_router forget the answers such events may change (and a
+    /// router's at its exit), so that the routing events of a busy run read these instead of the route table.
     /// Tests check them against the table (Options::check_fresh).
     std::vector<FreshState> fresh_;
     static constexpr std::size_t fresh_max = 32;
@@ -232,6 +241,7 @@ private:
     /// Route names query() has interned (at most atoms_max): a route event names one of a
     /// few routes. A name is matched by its FNV-1a hash (which the trace value carries and
     /// the atom keeps), then by the text's address or bytes: cheaper than the atom table.
+    /// Atoms live as long as the program: kept across restart().
     std::vector<runtime::Atom> atoms_;
     static constexpr std::size_t atoms_max = 64;
     runtime::Atom route_atom(std::string_view name, std::uint64_t name_hash);

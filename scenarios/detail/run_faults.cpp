@@ -31,11 +31,14 @@ constexpr sim::TraceKey fault_aim{"fault_aim"};
 constexpr sim::TraceKey key_origin{"origin"};
 
 /// One segment of a fault's target: a route or child name (an atom's text, which lives as
-/// long as the program), or a pool's "#k".
+/// long as the program), or a pool's "#k". Trivial, so that an array of them costs nothing
+/// to declare.
 struct Segment {
-    std::string_view name;
-    std::uint64_t live = 0;
-    bool pool = false;
+    const char* text;
+    std::size_t size;
+    std::uint64_t live;
+    bool pool;
+    std::string_view name() const { return {text, size}; }
 };
 
 /// The segment under `parent` that reaches `child` ("route", "child", "#k"), if any. Clears
@@ -49,7 +52,8 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
             if (info.pid == child) {
                 const auto named = router->route(info.name);
                 leads_back = leads_back && named.has_value() && named->pid == child;
-                return Segment{info.name.text()};
+                const std::string_view name = info.name.text();
+                return Segment{name.data(), name.size(), 0, false};
             }
         }
         return std::nullopt;
@@ -63,7 +67,7 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
                     return other.spec.text() == name && !other.pid.empty();
                 });
                 leads_back = leads_back && named != children.end() && named->pid == child;
-                return Segment{name};
+                return Segment{name.data(), name.size(), 0, false};
             }
         }
         return std::nullopt;
@@ -82,7 +86,7 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
                 continue;
             }
             if (pid == child) {
-                return Segment{{}, live, true};
+                return Segment{nullptr, 0, live, true};
             }
             live++;
         }
@@ -175,9 +179,18 @@ void RunState::install_fault_hooks() {
     };
     const bool aim = settings_.aim_faults || scenario_.faults.aim;
     if (aim || settings_.coverage) {
-        observer_ = std::make_unique<RaceObserver>(
-            node_, harness_, scenario_, RaceObserver::Options{aim, settings_.coverage, settings_.check_observer},
-            [this](const FaultOrder& order) { fire_fault(order); });
+        const RaceObserver::Options options{aim, settings_.coverage, settings_.check_observer};
+        RaceObserver::Fire fire = [this](const FaultOrder& order) { fire_fault(order); };
+        MonitorKit* kit = settings_.monitors;
+        if (kit != nullptr && kit->observer_ != nullptr) {
+            kit->observer_->restart(node_, harness_, scenario_, options, std::move(fire));
+            kit->observer_reuses_++;
+        } else {
+            auto made = std::make_unique<RaceObserver>(node_, harness_, scenario_, options, std::move(fire));
+            std::unique_ptr<RaceObserver>& owner = kit != nullptr ? kit->observer_ : own_observer_;
+            owner = std::move(made);
+        }
+        observer_ = kit != nullptr ? kit->observer_.get() : own_observer_.get();
         observer_->set_tally(&tally_);
     }
 }
@@ -214,7 +227,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
             const runtime::Atom name = process->name();
             std::size_t length = name.text().size();
             for (std::size_t i = 0; i < count; i++) {
-                length += 1 + (segments[i].pool ? 21 : segments[i].name.size());
+                length += 1 + (segments[i].pool ? 21 : segments[i].size);
             }
             std::string target;
             target.reserve(length);
@@ -225,7 +238,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
                     target += '#';
                     target += std::to_string(segments[i].live);
                 } else {
-                    target.append(segments[i].name);
+                    target.append(segments[i].name());
                 }
             }
             if (!plain || !is_plain(name.text())) {
@@ -245,7 +258,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
         if (!segment.has_value()) {
             return std::nullopt;
         }
-        plain = plain && (segment->pool || is_plain(segment->name));
+        plain = plain && (segment->pool || is_plain(segment->name()));
         segments[count++] = *segment;
         at = parent->pid();
     }

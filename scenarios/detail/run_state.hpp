@@ -214,8 +214,9 @@ private:
     std::vector<bool> performed_;
     /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
     std::size_t fault_timers_pending_ = 0;
-    /// Aimed faults and coverage; null unless asked for.
-    std::unique_ptr<RaceObserver> observer_;
+    /// Aimed faults and coverage; null unless asked for. Its own, or a campaign's kit's.
+    std::unique_ptr<RaceObserver> own_observer_;
+    RaceObserver* observer_ = nullptr;
     /// Timeline actions with `step` > 0, sorted by (at, step, index), and the next to fire.
     struct Pin {
         std::int64_t at_ns;
