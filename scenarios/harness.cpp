@@ -171,6 +171,8 @@ void Harness::index_classes(const Node& root) {
         classes.router = node->kind == NodeKind::Router;
         classes.pool = node->kind == NodeKind::Pool;
         classes.supervisor = node->kind == NodeKind::Supervisor;
+        // One kind each (draws and targets read them so).
+        RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
         if (!is_root) {
             classes.route_worker = classes.route_worker || parent_kind == NodeKind::Router;
             classes.pool_worker = parent_kind == NodeKind::Pool;
@@ -193,14 +195,10 @@ const FaultClasses& Harness::classes(const Node& spec) const {
     return *entry.classes;
 }
 
-bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
+bool Harness::crash_drawn(const Node& spec, const runtime::PID& pid) {
     const auto& crash = scenario_.faults.crash;
-    if (!crash.has_value() || crash->probability_ppb == 0) {
-        return false;
-    }
-    // The classes of `spec` (checked where the caller looked them up): one kind each.
-    RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
-    if (!classes.crash_hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
+    RS_ASSERT(crash.has_value()); // a node it can hit
+    if (crash->probability_ppb == 0 || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
         return false;
     }
     if (on_fault_drawn) {

@@ -151,7 +151,20 @@ private:
     /// By identity (looked up once per worker incarnation; never iterated). Map nodes are
     /// stable: workers keep a pointer.
     std::map<std::string, Receipts, std::less<>> receipts_by_name_;
-    std::map<runtime::PID, Receipts> receipts_by_pid_;
+    /// PIDs by id first: a PID's own order compares the node name's text first, the same in
+    /// every PID of a campaign.
+    struct IdFirst {
+        bool operator()(const runtime::PID& a, const runtime::PID& b) const {
+            if (a.id != b.id) {
+                return a.id < b.id;
+            }
+            if (a.creation != b.creation) {
+                return a.creation < b.creation;
+            }
+            return a.node != b.node && a.node < b.node;
+        }
+    };
+    std::map<runtime::PID, Receipts, IdFirst> receipts_by_pid_;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.
@@ -187,8 +200,12 @@ public:
     bool draw_crash(const Node& spec, const runtime::PID& pid) {
         return draw_crash(spec, classes(spec), pid);
     }
-    /// The same, with the node's classes already looked up (a worker keeps them).
-    bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
+    /// The same, with the node's classes already looked up (a worker keeps them). Inline: a
+    /// worker or router draws at every message it takes.
+    bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
+        // crash_hit is false without faults.crash (settle_crash_hit).
+        return classes.crash_hit && crash_drawn(spec, pid);
+    }
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
     bool draw_spawn_failure(const Node& spec) { return draw_spawn_failure(spec, classes(spec)); }
     /// The same, with the node's classes already looked up.
@@ -245,6 +262,8 @@ public:
     std::function<void(Verb verb, const Node& spec, const runtime::PID* pid)> on_fault_drawn;
 
 private:
+    /// draw_crash for a node faults.crash can hit: the draw, and its record when it hits.
+    bool crash_drawn(const Node& spec, const runtime::PID& pid);
     void index_classes(const Node& root);
     /// Sets classes.crash_hit from the other classes and faults.crash.
     void settle_crash_hit(FaultClasses& classes) const;

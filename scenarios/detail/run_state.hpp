@@ -87,8 +87,8 @@ public:
     std::uint64_t taken(std::uint64_t pid) const;
     /// True when take events are counted (else only route_restart events matter here).
     bool counts_taken() const { return count_taken_; }
-    /// route_restart events by (router pid id, route name).
-    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
+    /// route_restart events of router pid id `router`'s route `name`.
+    std::uint64_t restarts(std::uint64_t router, std::string_view name) const;
 
 private:
     /// The counting part of on_event, out of line (the common events return before it).
@@ -100,6 +100,15 @@ private:
     static constexpr std::uint64_t dense_max = std::uint64_t{1} << 20;
     std::vector<std::uint64_t> taken_dense_;
     std::map<std::uint64_t, std::uint64_t> taken_sparse_;
+    /// route_restart counts: a run restarts a few routes, so a list searched by name hash
+    /// (the trace value carries it) instead of a tree of strings.
+    struct Restarts {
+        std::uint64_t router;
+        std::uint64_t name_hash;
+        std::string name;
+        std::uint64_t count;
+    };
+    std::vector<Restarts> restarts_;
 };
 
 /// The invariant monitors of a run, and the ledger's source.
