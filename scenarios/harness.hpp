@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -68,11 +69,16 @@ struct FaultClasses {
     bool matches(const std::vector<FaultTarget>& targets) const;
 };
 
+/// `spec` copied under `path` (a random fault's worker at "<router>/<route>"), the paths of
+/// its subtree moved with it.
+std::unique_ptr<Node> spec_under(const Node& spec, const std::string& path);
+
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
 /// and call replies made for those messages (by worker identity, Receipts). Messages are immutable shared payloads, so a run that takes one from
-/// here sends exactly the value it would have built: results and traces are unchanged.
+/// here sends exactly the value it would have built: results and traces are unchanged. It
+/// also keeps the worker specs of random add_route / replace_route faults (fault_worker).
 /// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
 /// caps it stores nothing more and callers build messages as without a cache.
 class MessageCache {
@@ -134,6 +140,11 @@ public:
     /// cache holds identities_max identities.
     Receipts* receipts_of(std::string_view name, const runtime::PID& pid);
 
+    /// The worker spec of a random add_route / replace_route fault at `path` (a copy of
+    /// `spec`, a node of this cache's scenario, under that path), made on first use; stable
+    /// address. nullptr past fault_workers_max paths (the run then makes its own copy).
+    const Node* fault_worker(const Node& spec, const std::string& path);
+
 private:
     struct Source {
         bool cacheable = false;
@@ -165,6 +176,9 @@ private:
         }
     };
     std::map<runtime::PID, Receipts, IdFirst> receipts_by_pid_;
+    /// fault_worker() copies by (path, spec); never iterated.
+    std::map<std::pair<std::string, const Node*>, std::unique_ptr<Node>> fault_workers_;
+    static constexpr std::size_t fault_workers_max = 1024;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.

@@ -358,6 +358,30 @@ TEST(RunnerCrash, DrawnCrashTargetsLeadBackToTheirVictims) {
     EXPECT_TRUE(pool_result.faults[0].pinnable);
 }
 
+TEST(MessageCacheFaultWorkers, OneCopyPerPathWithItsSubtreeMoved) {
+    // A campaign keeps the worker spec of a random add_route / replace_route fault once per
+    // "<router>/<route>" path: every run that adds that route gets the same node, whose
+    // subtree lies under the new path as a pinned timeline worker's would.
+    const Scenario scenario = load(R"({"name": "fault-workers",
+        "topology": {"kind": "router", "name": "r",
+            "routes": [{"name": "a", "worker": {"kind": "pool", "size": 1,
+                "worker": {"kind": "actor", "behavior": {"type": "sink"}}}}],
+            "route_message": {"route": "a"}}})");
+    MessageCache cache(scenario);
+    const Node& spec = scenario.topology.children.front();
+    const Node* first = cache.fault_worker(spec, "r/fault:0");
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(cache.fault_worker(spec, "r/fault:0"), first);
+    EXPECT_EQ(first->path, "r/fault:0");
+    ASSERT_EQ(first->children.size(), 1U);
+    EXPECT_EQ(first->children.front().path, "r/fault:0/#*");
+    EXPECT_EQ(first->children.front().behaviour.type, spec.children.front().behaviour.type);
+    const Node* second = cache.fault_worker(spec, "r/fault:1");
+    EXPECT_NE(second, first);
+    EXPECT_EQ(second->path, "r/fault:1");
+    EXPECT_EQ(spec.path, "r/a"); // the scenario's own node is left as it was
+}
+
 TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
     // `faults.crash` with probability 1 and targets: a listed class panics at its first
     // message; the draw is recorded as a pinnable fault.

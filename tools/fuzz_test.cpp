@@ -391,9 +391,9 @@ std::vector<std::string> campaign_equivalence_files() {
 }
 
 TEST(FuzzCache, SharedMessagesChangeNothing) {
-    // The campaign's message cache (workload messages and echo receipts shared across runs)
-    // is an optimisation only: every run gives the same trace, decisions, faults, coverage
-    // and verdicts with it as without it.
+    // The campaign's message cache (workload messages, echo receipts and fault workers shared
+    // across runs) is an optimisation only: every run gives the same trace, decisions,
+    // faults, coverage and verdicts with it as without it.
     const std::vector<std::string> files = campaign_equivalence_files();
     for (const std::string& file : files) {
         const Loaded loaded = load(file);
@@ -407,7 +407,13 @@ TEST(FuzzCache, SharedMessagesChangeNothing) {
             ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
             EXPECT_EQ(a.trace_events, b.trace_events);
             EXPECT_EQ(a.decisions, b.decisions);
-            EXPECT_EQ(a.faults.size(), b.faults.size());
+            ASSERT_EQ(a.faults.size(), b.faults.size());
+            for (std::size_t i = 0; i < a.faults.size(); i++) {
+                // Fault workers come from the cache too (MessageCache::fault_worker).
+                EXPECT_EQ(a.faults[i].target, b.faults[i].target) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].route, b.faults[i].route) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].worker_pointer, b.faults[i].worker_pointer);
+            }
             EXPECT_EQ(a.coverage, b.coverage);
             EXPECT_EQ(a.violations.size(), b.violations.size());
             EXPECT_EQ(a.passed(), b.passed());

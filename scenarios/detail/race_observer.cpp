@@ -221,20 +221,20 @@ runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name
     return atom;
 }
 
-CoverState RaceObserver::known(std::uint64_t router, std::string_view name) {
-    const std::uint64_t name_hash = sim::fnv1a64(name);
+CoverState RaceObserver::known(std::uint64_t router, std::string_view name,
+                               std::uint64_t name_hash) {
     for (const RouteState& entry : states_) {
         if (entry.is(router, name, name_hash)) {
             return entry.state;
         }
     }
     const CoverState state = query(router, name, name_hash);
-    remember(router, name, state);
+    remember(router, name, name_hash, state);
     return state;
 }
 
-void RaceObserver::remember(std::uint64_t router, std::string_view name, CoverState state) {
-    const std::uint64_t name_hash = sim::fnv1a64(name);
+void RaceObserver::remember(std::uint64_t router, std::string_view name, std::uint64_t name_hash,
+                            CoverState state) {
     for (RouteState& entry : states_) {
         if (entry.is(router, name, name_hash)) {
             entry.state = state;
@@ -352,6 +352,15 @@ void RaceObserver::drop_router(std::uint64_t pid) {
 
 namespace {
 
+/// The route an event names, with the FNV-1a hash its text value carries ("" when none).
+std::pair<std::string_view, std::uint64_t> route_name(const sim::TraceEvent& event) {
+    const sim::TraceField* field = properties::find_field(event, trace::name);
+    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
+        return {std::string_view(), sim::fnv1a64("")};
+    }
+    return {field->value.as_text(), field->value.hash_word()};
+}
+
 /// A route event's resolution, by the constant text the router traces (its hash first).
 enum class Resolution : std::uint8_t { Owned, Registry, Discard, Failed };
 
@@ -433,14 +442,14 @@ void RaceObserver::aim_at_route(std::uint64_t worker, std::uint64_t router, std:
 
 void RaceObserver::on_pending(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const auto [name, name_hash] = route_name(event);
     const CoverState from = parse_state(field_text(event, trace::from_state));
     const CoverState to = parse_state(field_text(event, trace::to_state));
     pending_router_ = router;
     pending_name_.assign(name);
     pending_from_ = from;
     pending_seen_ = true;
-    remember(router, name, to);
+    remember(router, name, name_hash, to);
     if (options_.coverage) {
         if (is_pending(from) && !is_pending(to)) {
             count(from, CoverEvent::WorkerExitEndsPending);
@@ -460,13 +469,13 @@ void RaceObserver::on_pending(const sim::TraceEvent& event) {
 
 void RaceObserver::on_admin(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const auto [name, name_hash] = route_name(event);
     if (options_.coverage) {
         // The state before the call: a route_pending inside it names it, else the last known.
         const std::string_view op = field_text(event, trace::op);
         const std::string_view result = field_text(event, trace::result);
         const bool inside = pending_seen_ && pending_router_ == router && pending_name_ == name;
-        CoverState before = inside ? pending_from_ : known(router, name);
+        CoverState before = inside ? pending_from_ : known(router, name, name_hash);
         if (result == "ok" && (op == "add" || op == "respawn")) {
             // What a successful call implies (R30, R33); a dead route may have had no event.
             before = op == "add" ? CoverState::Absent : CoverState::Dead;
@@ -476,26 +485,26 @@ void RaceObserver::on_admin(const sim::TraceEvent& event) {
         if (is_pending(before)) {
             reach(Window::ManagementWhilePending);
         }
-        remember(router, name, query(router, name));
+        remember(router, name, name_hash, query(router, name, name_hash));
     }
     pending_seen_ = false;
 }
 
 void RaceObserver::on_restart(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const auto [name, name_hash] = route_name(event);
     const std::string_view kind = field_text(event, trace::restart);
     const std::uint64_t worker = field_uint(event, trace::worker);
     note_restart(worker);
     if (options_.coverage) {
-        const CoverState before = known(router, name);
+        const CoverState before = known(router, name, name_hash);
         count(before, kind == "eager"  ? CoverEvent::RestartEager
                       : kind == "lazy" ? CoverEvent::RestartLazy
                                        : CoverEvent::RestartRetry);
         if (kind == "eager") {
             reach(Window::EagerRestart);
         }
-        remember(router, name, CoverState::Running);
+        remember(router, name, name_hash, CoverState::Running);
     }
     if (options_.aim && wants_aim()) {
         std::vector<Candidate> candidates;
@@ -583,12 +592,12 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
 }
 
 Coverage RaceObserver::coverage() const {
-    std::vector<std::uint64_t> counts;
-    counts.reserve(coverage_entries);
+    std::vector<std::uint64_t> counts(coverage_entries);
+    auto out = counts.begin();
     for (const auto& events : pairs_) {
-        counts.insert(counts.end(), events.begin(), events.end());
+        out = std::copy(events.begin(), events.end(), out);
     }
-    counts.insert(counts.end(), windows_.begin(), windows_.end());
+    std::copy(windows_.begin(), windows_.end(), out);
     return Coverage(std::move(counts));
 }
 

@@ -144,9 +144,6 @@ private:
     void reach(Window window) { windows_[static_cast<std::size_t>(window)]++; }
     /// The live router's state of route `name` (whose FNV-1a hash is `name_hash`).
     CoverState query(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
-    CoverState query(std::uint64_t router, std::string_view name) {
-        return query(router, name, sim::fnv1a64(name));
-    }
     /// query()'s miss: asks the router and keeps the answer in fresh_ (out of line, so that
     /// a hit saves no registers for it).
     [[gnu::noinline]] CoverState query_and_keep(std::uint64_t router, std::string_view name,
@@ -166,8 +163,9 @@ private:
     bool call_routed(std::uint64_t router);
     /// query() without fresh_.
     CoverState query_router(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
-    CoverState known(std::uint64_t router, std::string_view name);
-    void remember(std::uint64_t router, std::string_view name, CoverState state);
+    CoverState known(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
+    void remember(std::uint64_t router, std::string_view name, std::uint64_t name_hash,
+                  CoverState state);
     void note_restart(std::uint64_t pid);
     runtime::PID pid_of(std::uint64_t id) const;
 

@@ -301,35 +301,33 @@ const Node* RunState::fault_worker(const Node& spec, const std::string& router,
     const std::string path = router + "/" + route;
     auto found = fault_workers_.find(path);
     if (found != fault_workers_.end()) {
-        return found->second.get();
+        return found->second;
     }
-    auto copy = std::make_unique<Node>(spec);
-    std::vector<Node*> stack{copy.get()};
-    while (!stack.empty()) {
-        Node* node = stack.back();
-        stack.pop_back();
-        RS_ASSERT(node->path.starts_with(spec.path));
-        node->path = path + node->path.substr(spec.path.size());
-        for (Node& child : node->children) {
-            stack.push_back(&child);
-        }
+    // The campaign's copy when it keeps one (the same value), else this run's own.
+    const Node* worker = harness_.cache != nullptr ? harness_.cache->fault_worker(spec, path) : nullptr;
+    if (worker == nullptr) {
+        own_fault_workers_.push_back(spec_under(spec, path));
+        worker = own_fault_workers_.back().get();
     }
-    harness_.index_route_worker(*copy);
-    return fault_workers_.emplace(path, std::move(copy)).first->second.get();
+    harness_.index_route_worker(*worker);
+    return fault_workers_.emplace(path, worker).first->second;
 }
 
-void RunState::fire_fault(const FaultOrder& order_in) {
-    FaultOrder order = order_in;
-    if (order.worker != nullptr &&
-        (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
-        order.worker = fault_worker(*order.worker, order.router, order.route);
+void RunState::fire_fault(const FaultOrder& order) {
+    // The worker spec the call gets: for add_route and replace_route, the one a pinned
+    // action would declare (fault_worker).
+    const Node* worker = order.worker;
+    if (worker != nullptr && (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
+        worker = fault_worker(*worker, order.router, order.route);
     }
     FiredFault fired = placed(order.verb, order.origin);
     if (is_management_verb(order.verb)) {
         fired.target = order.router;
         fired.route = order.route;
         fired.via = order.via;
-        fired.worker_pointer = order.worker != nullptr ? order.worker->pointer : std::string();
+        if (worker != nullptr) {
+            fired.worker_pointer = worker->pointer;
+        }
     } else {
         auto target = target_of(order.victim);
         fired.pinnable = target.has_value();
@@ -337,11 +335,11 @@ void RunState::fire_fault(const FaultOrder& order_in) {
     }
     result_.faults.push_back(std::move(fired));
     firing_fault_ = result_.faults.size() - 1;
-    perform_fault(order);
+    perform_fault(order, worker);
     firing_fault_.reset();
 }
 
-void RunState::perform_fault(const FaultOrder& order) {
+void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
     const bool aimed = order.origin.starts_with("aim:");
     if (!is_management_verb(order.verb)) {
         if (aimed) {
@@ -372,10 +370,10 @@ void RunState::perform_fault(const FaultOrder& order) {
                                 {trace::name, std::string_view(order.route)}});
     }
     if (order.via == Via::Call) {
-        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, order.worker);
+        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, worker);
         return;
     }
-    (void)node_.send(*pid, AdminOrder{order.verb, order.route, order.worker, -1},
+    (void)node_.send(*pid, AdminOrder{order.verb, order.route, worker, -1},
                      runtime::MessagePriority::High);
 }
 

@@ -156,7 +156,8 @@ private:
     // random and aimed faults, pinned actions (run_faults.cpp)
     void install_fault_hooks();
     void fire_fault(const FaultOrder& order);
-    void perform_fault(const FaultOrder& order);
+    /// Performs `order` on `worker` (order.worker, or its fault_worker copy).
+    void perform_fault(const FaultOrder& order, const Node* worker);
     void record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid);
     FiredFault placed(Verb verb, std::string origin) const;
     std::optional<std::string> target_of(const runtime::PID& pid) const;
@@ -200,9 +201,11 @@ private:
     const Scenario& scenario_;
     const RunSettings& settings_;
     /// Worker specs of random add_route / replace_route faults, one per "<router>/<route>"
-    /// path (as a timeline action that pins the fault would declare it). Declared before the
-    /// node: its processes refer to them.
-    std::map<std::string, std::unique_ptr<Node>> fault_workers_;
+    /// path (as a timeline action that pins the fault would declare it): the campaign's
+    /// (MessageCache::fault_worker) or this run's own. Declared before the node: its
+    /// processes refer to them.
+    std::vector<std::unique_ptr<Node>> own_fault_workers_;
+    std::map<std::string, const Node*> fault_workers_;
     sim::World world_;
     runtime::Node node_;
     StepClock step_clock_;
