@@ -2,6 +2,7 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/harness.hpp"
 
+#include <memory>
 #include <utility>
 
 #include "scenarios/json_message.hpp"
@@ -47,6 +48,21 @@ bool FaultClasses::matches(const std::vector<FaultTarget>& targets) const {
     return false;
 }
 
+std::unique_ptr<Node> spec_under(const Node& spec, const std::string& path) {
+    auto copy = std::make_unique<Node>(spec);
+    std::vector<Node*> stack{copy.get()};
+    while (!stack.empty()) {
+        Node* node = stack.back();
+        stack.pop_back();
+        RS_ASSERT(node->path.starts_with(spec.path));
+        node->path = path + node->path.substr(spec.path.size());
+        for (Node& child : node->children) {
+            stack.push_back(&child);
+        }
+    }
+    return copy;
+}
+
 MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
     sources_.resize(scenario.workload.size());
     for (std::size_t i = 0; i < scenario.workload.size(); i++) {
@@ -83,6 +99,18 @@ MessageCache::Receipts* MessageCache::receipts_of(std::string_view name, const r
         return &found->second;
     }
     return full ? nullptr : &receipts_by_pid_.try_emplace(pid, *this).first->second;
+}
+
+const Node* MessageCache::fault_worker(const Node& spec, const std::string& path) {
+    auto found = fault_workers_.find(std::pair{path, &spec});
+    if (found != fault_workers_.end()) {
+        return found->second.get();
+    }
+    if (fault_workers_.size() >= fault_workers_max) {
+        return nullptr;
+    }
+    return fault_workers_.emplace(std::pair{path, &spec}, spec_under(spec, path))
+        .first->second.get();
 }
 
 void MessageCache::Receipts::store(const runtime::Message& of, runtime::Message receipt) {
@@ -171,6 +199,8 @@ void Harness::index_classes(const Node& root) {
         classes.router = node->kind == NodeKind::Router;
         classes.pool = node->kind == NodeKind::Pool;
         classes.supervisor = node->kind == NodeKind::Supervisor;
+        // One kind each (draws and targets read them so).
+        RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
         if (!is_root) {
             classes.route_worker = classes.route_worker || parent_kind == NodeKind::Router;
             classes.pool_worker = parent_kind == NodeKind::Pool;
@@ -193,14 +223,10 @@ const FaultClasses& Harness::classes(const Node& spec) const {
     return *entry.classes;
 }
 
-bool Harness::draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
+bool Harness::crash_drawn(const Node& spec, const runtime::PID& pid) {
     const auto& crash = scenario_.faults.crash;
-    if (!crash.has_value() || crash->probability_ppb == 0) {
-        return false;
-    }
-    // The classes of `spec` (checked where the caller looked them up): one kind each.
-    RS_ASSERT(classes.worker + classes.router + classes.pool + classes.supervisor == 1);
-    if (!classes.crash_hit || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
+    RS_ASSERT(crash.has_value()); // a node it can hit
+    if (crash->probability_ppb == 0 || !crash_prng_.chance(crash->probability_ppb, 1'000'000'000)) {
         return false;
     }
     if (on_fault_drawn) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -68,11 +69,16 @@ struct FaultClasses {
     bool matches(const std::vector<FaultTarget>& targets) const;
 };
 
+/// `spec` copied under `path` (a random fault's worker at "<router>/<route>"), the paths of
+/// its subtree moved with it.
+std::unique_ptr<Node> spec_under(const Node& spec, const std::string& path);
+
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
 /// and call replies made for those messages (by worker identity, Receipts). Messages are immutable shared payloads, so a run that takes one from
-/// here sends exactly the value it would have built: results and traces are unchanged.
+/// here sends exactly the value it would have built: results and traces are unchanged. It
+/// also keeps the worker specs of random add_route / replace_route faults (fault_worker).
 /// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
 /// caps it stores nothing more and callers build messages as without a cache.
 class MessageCache {
@@ -134,6 +140,11 @@ public:
     /// cache holds identities_max identities.
     Receipts* receipts_of(std::string_view name, const runtime::PID& pid);
 
+    /// The worker spec of a random add_route / replace_route fault at `path` (a copy of
+    /// `spec`, a node of this cache's scenario, under that path), made on first use; stable
+    /// address. nullptr past fault_workers_max paths (the run then makes its own copy).
+    const Node* fault_worker(const Node& spec, const std::string& path);
+
 private:
     struct Source {
         bool cacheable = false;
@@ -151,7 +162,23 @@ private:
     /// By identity (looked up once per worker incarnation; never iterated). Map nodes are
     /// stable: workers keep a pointer.
     std::map<std::string, Receipts, std::less<>> receipts_by_name_;
-    std::map<runtime::PID, Receipts> receipts_by_pid_;
+    /// PIDs by id first: a PID's own order compares the node name's text first, the same in
+    /// every PID of a campaign.
+    struct IdFirst {
+        bool operator()(const runtime::PID& a, const runtime::PID& b) const {
+            if (a.id != b.id) {
+                return a.id < b.id;
+            }
+            if (a.creation != b.creation) {
+                return a.creation < b.creation;
+            }
+            return a.node != b.node && a.node < b.node;
+        }
+    };
+    std::map<runtime::PID, Receipts, IdFirst> receipts_by_pid_;
+    /// fault_worker() copies by (path, spec); never iterated.
+    std::map<std::pair<std::string, const Node*>, std::unique_ptr<Node>> fault_workers_;
+    static constexpr std::size_t fault_workers_max = 1024;
 };
 
 /// Shared state of one run. Not copyable; behaviours keep a reference.
@@ -187,8 +214,12 @@ public:
     bool draw_crash(const Node& spec, const runtime::PID& pid) {
         return draw_crash(spec, classes(spec), pid);
     }
-    /// The same, with the node's classes already looked up (a worker keeps them).
-    bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid);
+    /// The same, with the node's classes already looked up (a worker keeps them). Inline: a
+    /// worker or router draws at every message it takes.
+    bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
+        // crash_hit is false without faults.crash (settle_crash_hit).
+        return classes.crash_hit && crash_drawn(spec, pid);
+    }
     /// Random Init failure for a spawn of `spec` (faults.spawn_fail).
     bool draw_spawn_failure(const Node& spec) { return draw_spawn_failure(spec, classes(spec)); }
     /// The same, with the node's classes already looked up.
@@ -245,6 +276,8 @@ public:
     std::function<void(Verb verb, const Node& spec, const runtime::PID* pid)> on_fault_drawn;
 
 private:
+    /// draw_crash for a node faults.crash can hit: the draw, and its record when it hits.
+    bool crash_drawn(const Node& spec, const runtime::PID& pid);
     void index_classes(const Node& root);
     /// Sets classes.crash_hit from the other classes and faults.crash.
     void settle_crash_hit(FaultClasses& classes) const;

@@ -25,11 +25,13 @@ namespace routesim::scenarios {
 namespace detail {
 class RunState;
 struct Monitors;
+class RaceObserver;
 } // namespace detail
 
-/// The invariant monitors, kept across the runs of one campaign (RunSettings::monitors): a
-/// run that asks for the same monitors under the same profile resets them (MonitorSet::reset)
-/// instead of making them and their kind index anew. Serves one executing run at a time (a
+/// The invariant monitors and the race observer, kept across the runs of one campaign
+/// (RunSettings::monitors): a run that asks for the same monitors under the same profile
+/// resets them (MonitorSet::reset) instead of making them and their kind index anew, and a
+/// run with coverage or aiming restarts the observer. Serves one executing run at a time (a
 /// finished run may still be alive: its results were copied out when it ended).
 class MonitorKit {
 public:
@@ -39,11 +41,15 @@ public:
     MonitorKit& operator=(const MonitorKit&) = delete;
     /// Runs that found the kit's monitors ready and reset them.
     std::uint64_t reuses() const { return reuses_; }
+    /// Runs that restarted the kit's race observer.
+    std::uint64_t observer_reuses() const { return observer_reuses_; }
 
 private:
     friend class detail::RunState;
     std::unique_ptr<detail::Monitors> monitors_;
     std::uint64_t reuses_ = 0;
+    std::unique_ptr<detail::RaceObserver> observer_;
+    std::uint64_t observer_reuses_ = 0;
 };
 
 /// What one run reached, counted by entry: every "<route state> x <event>" pair, then every

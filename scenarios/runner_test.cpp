@@ -327,6 +327,61 @@ TEST(RunnerCrash, ClientPanicsOnItsNextMessage) {
     EXPECT_EQ(panicked[0].at, sim::Instant::zero() + sim::Duration::milliseconds(3));
 }
 
+TEST(RunnerCrash, DrawnCrashTargetsLeadBackToTheirVictims) {
+    // A fault's target is the path from a registered ancestor that resolve_target brings back
+    // to the victim: "router/route" and "sup/pool/#k" are pinnable; a route name with a '/'
+    // would be split on the way back, so that victim is recorded by pid, not pinnable.
+    const Scenario routed = load(R"({"name": "crash-targets",
+        "topology": {"kind": "router", "name": "r",
+            "routes": [{"name": "odd/name", "worker": {"kind": "actor", "behavior": {"type": "sink"}}},
+                       {"name": "plain", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}],
+            "route_message": {"field": "target"}},
+        "workload": [{"from": "c", "to": "r", "send": {"type": "X", "target": "plain"}},
+                     {"from": "c", "to": "r", "send": {"type": "X", "target": "odd/name"}, "at": "1ms"}],
+        "faults": {"crash": {"probability": 1, "targets": ["route_workers"]}}})");
+    const RunResult result = run_scenario(routed);
+    ASSERT_EQ(result.faults.size(), 2U) << format_summary(routed, result);
+    EXPECT_EQ(result.faults[0].target, "r/plain");
+    EXPECT_TRUE(result.faults[0].pinnable);
+    EXPECT_TRUE(result.faults[1].target.starts_with("<")) << result.faults[1].target;
+    EXPECT_FALSE(result.faults[1].pinnable);
+
+    const Scenario pooled = load(R"({"name": "crash-targets",
+        "topology": {"kind": "supervisor", "name": "root",
+            "children": [{"kind": "pool", "name": "p", "size": 2,
+                          "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]},
+        "workload": [{"from": "c", "to": "p", "send": {"type": "X"}}],
+        "faults": {"crash": {"probability": 1, "targets": ["pool_workers"]}}})");
+    const RunResult pool_result = run_scenario(pooled);
+    ASSERT_EQ(pool_result.faults.size(), 1U) << format_summary(pooled, pool_result);
+    EXPECT_EQ(pool_result.faults[0].target, "p/#0");
+    EXPECT_TRUE(pool_result.faults[0].pinnable);
+}
+
+TEST(MessageCacheFaultWorkers, OneCopyPerPathWithItsSubtreeMoved) {
+    // A campaign keeps the worker spec of a random add_route / replace_route fault once per
+    // "<router>/<route>" path: every run that adds that route gets the same node, whose
+    // subtree lies under the new path as a pinned timeline worker's would.
+    const Scenario scenario = load(R"({"name": "fault-workers",
+        "topology": {"kind": "router", "name": "r",
+            "routes": [{"name": "a", "worker": {"kind": "pool", "size": 1,
+                "worker": {"kind": "actor", "behavior": {"type": "sink"}}}}],
+            "route_message": {"route": "a"}}})");
+    MessageCache cache(scenario);
+    const Node& spec = scenario.topology.children.front();
+    const Node* first = cache.fault_worker(spec, "r/fault:0");
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(cache.fault_worker(spec, "r/fault:0"), first);
+    EXPECT_EQ(first->path, "r/fault:0");
+    ASSERT_EQ(first->children.size(), 1U);
+    EXPECT_EQ(first->children.front().path, "r/fault:0/#*");
+    EXPECT_EQ(first->children.front().behaviour.type, spec.children.front().behaviour.type);
+    const Node* second = cache.fault_worker(spec, "r/fault:1");
+    EXPECT_NE(second, first);
+    EXPECT_EQ(second->path, "r/fault:1");
+    EXPECT_EQ(spec.path, "r/a"); // the scenario's own node is left as it was
+}
+
 TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
     // `faults.crash` with probability 1 and targets: a listed class panics at its first
     // message; the draw is recorded as a pinnable fault.

@@ -391,9 +391,9 @@ std::vector<std::string> campaign_equivalence_files() {
 }
 
 TEST(FuzzCache, SharedMessagesChangeNothing) {
-    // The campaign's message cache (workload messages and echo receipts shared across runs)
-    // is an optimisation only: every run gives the same trace, decisions, faults, coverage
-    // and verdicts with it as without it.
+    // The campaign's message cache (workload messages, echo receipts and fault workers shared
+    // across runs) is an optimisation only: every run gives the same trace, decisions,
+    // faults, coverage and verdicts with it as without it.
     const std::vector<std::string> files = campaign_equivalence_files();
     for (const std::string& file : files) {
         const Loaded loaded = load(file);
@@ -407,7 +407,13 @@ TEST(FuzzCache, SharedMessagesChangeNothing) {
             ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
             EXPECT_EQ(a.trace_events, b.trace_events);
             EXPECT_EQ(a.decisions, b.decisions);
-            EXPECT_EQ(a.faults.size(), b.faults.size());
+            ASSERT_EQ(a.faults.size(), b.faults.size());
+            for (std::size_t i = 0; i < a.faults.size(); i++) {
+                // Fault workers come from the cache too (MessageCache::fault_worker).
+                EXPECT_EQ(a.faults[i].target, b.faults[i].target) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].route, b.faults[i].route) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].worker_pointer, b.faults[i].worker_pointer);
+            }
             EXPECT_EQ(a.coverage, b.coverage);
             EXPECT_EQ(a.violations.size(), b.violations.size());
             EXPECT_EQ(a.passed(), b.passed());
@@ -469,10 +475,43 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
     EXPECT_GT(failing_runs, files.size() * 5); // violations came and went between runs
 }
 
+TEST(FuzzMonitorKit, RestartedRaceObserverCountsAndAimsAsAFreshOne) {
+    // The kit's race observer is restarted for each run instead of made anew. One that kept a
+    // route state, an aim budget, a PCT change point or a count from the run before would
+    // aim elsewhere (other faults, another trace) or count other coverage. One kit serves
+    // every file in turn, under both schedulers.
+    const std::array<sim::Policy, 2> policies = {sim::Policy::Random, sim::Policy::Pct};
+    scenarios::MonitorKit kit;
+    std::uint64_t aimed = 0;
+    for (const std::string& file : campaign_equivalence_files()) {
+        const Loaded loaded = load(file);
+        for (std::uint64_t index = 0; index < 30; index++) {
+            scenarios::RunSettings fresh = fuzz_settings(run_seed(13, index), policies[index % 2], std::nullopt);
+            scenarios::RunSettings reused = fresh;
+            reused.monitors = &kit;
+            const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);
+            const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, fresh);
+            ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
+            EXPECT_EQ(a.coverage, b.coverage) << file << " run " << index;
+            EXPECT_EQ(a.decisions, b.decisions) << file << " run " << index;
+            ASSERT_EQ(a.faults.size(), b.faults.size()) << file << " run " << index;
+            for (std::size_t i = 0; i < a.faults.size(); i++) {
+                EXPECT_EQ(a.faults[i].origin, b.faults[i].origin) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].target, b.faults[i].target) << file << " run " << index;
+                EXPECT_EQ(a.faults[i].at, b.faults[i].at) << file << " run " << index;
+                aimed += a.faults[i].origin.starts_with("aim:") ? 1U : 0U;
+            }
+        }
+    }
+    EXPECT_GT(kit.observer_reuses(), 100U);
+    EXPECT_GT(aimed, 20U); // the runs aimed
+}
+
 TEST(FuzzCoverage, KeptRouteStatesAreTheRouteTables) {
     // The race observer answers most routing events with a route state it read before,
     // until the router announces a change (RaceObserver::fresh_). With check_observer every
-    // kept answer is compared with the router's table (an assert). Both schedulers, both
+    // kept answer is compared with the router's table, and every call-or-message verdict read
+    // from the router's current item with the take before it (asserts). Both schedulers, both
     // profiles, and broken routing rules, which take other paths through the router.
     const std::array<runtime::Mutation, 4> mutations = {
         runtime::Mutation::None, runtime::Mutation::ForwardToPendingDisable,

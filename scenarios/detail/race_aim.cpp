@@ -11,10 +11,13 @@ namespace routesim::scenarios::detail {
 
 bool RaceObserver::wants_aim() {
     RS_ASSERT(options_.aim);
+    if (!still_aiming()) {
+        return false; // the draws below would change nothing any more
+    }
     if (prng_.below(aim_one_in_) != 0) {
         return false;
     }
-    sim::Scheduler& scheduler = node_.world().scheduler();
+    sim::Scheduler& scheduler = node_->world().scheduler();
     if (scheduler.policy() == sim::Policy::Pct && pct_changes_left_ > 0 && prng_.below(2) == 0) {
         pct_changes_left_--;
         scheduler.add_pct_change_point();
@@ -26,12 +29,12 @@ void RaceObserver::add_process_candidates(std::vector<Candidate>& out, std::uint
     if (pid == 0) {
         return;
     }
-    const Node* spec = harness_.spec_of(pid_of(pid));
+    const Node* spec = harness_->spec_of(pid_of(pid));
     if (spec == nullptr) {
         return; // clients and the core are never hit
     }
-    const FaultClasses& classes = *harness_.classes_of(pid_of(pid));
-    const Faults& faults = scenario_.faults;
+    const FaultClasses& classes = *harness_->classes_of(pid_of(pid));
+    const Faults& faults = scenario_->faults;
     if (faults.kill.has_value() && classes.matches(faults.kill->targets)) {
         out.push_back(Candidate{Verb::Kill, pid, 0, {}});
     }
@@ -52,8 +55,8 @@ const std::string& RaceObserver::admin_target(std::uint64_t router) const {
             return target;
         }
     }
-    for (const std::string& target : scenario_.faults.admin->routers) {
-        const auto pid = harness_.resolve(target);
+    for (const std::string& target : scenario_->faults.admin->routers) {
+        const auto pid = harness_->resolve(target);
         if (pid.has_value() && pid->id == router) {
             admin_targets_.emplace_back(router, target);
             return admin_targets_.back().second;
@@ -64,7 +67,7 @@ const std::string& RaceObserver::admin_target(std::uint64_t router) const {
 
 void RaceObserver::add_admin_candidates(std::vector<Candidate>& out, std::uint64_t router,
                                         std::string_view route) const {
-    if (!scenario_.faults.admin.has_value() || route.empty() || admin_target(router).empty()) {
+    if (!scenario_->faults.admin.has_value() || route.empty() || admin_target(router).empty()) {
         return;
     }
     out.push_back(Candidate{Verb::DisableRoute, 0, router, std::string(route)});
@@ -86,7 +89,7 @@ void RaceObserver::aim(std::string_view window, std::vector<Candidate> candidate
         chosen.verb = ops[prng_.below(ops.size())];
     }
     std::string origin = "aim:" + std::string(window);
-    node_.world().schedule_after(
+    node_->world().schedule_after(
         sim::Duration::zero(),
         [this, chosen = std::move(chosen), origin = std::move(origin)] {
             fire_candidate(chosen, origin);
@@ -100,7 +103,7 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
     order.origin = origin;
     if (is_management_verb(candidate.verb)) {
         order.router = admin_target(candidate.router);
-        const Node* spec = harness_.spec_of(pid_of(candidate.router));
+        const Node* spec = harness_->spec_of(pid_of(candidate.router));
         if (order.router.empty() || spec == nullptr) {
             return; // the router is gone
         }
@@ -111,14 +114,14 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
         if (needs_worker && order.worker == nullptr) {
             order.verb = Verb::DisableRoute; // a free router has no worker spec to reuse
         }
-        order.via = node_.semantics() == runtime::Semantics::Documented ? Via::Call : Via::Admin;
+        order.via = node_->semantics() == runtime::Semantics::Documented ? Via::Call : Via::Admin;
         fire_(order);
         return;
     }
     runtime::PID victim = pid_of(candidate.victim);
     if (candidate.victim == 0) {
         // A supervisor's restarted child, looked up now that the restart has happened.
-        runtime::Process* supervisor = node_.find(pid_of(candidate.router));
+        runtime::Process* supervisor = node_->find(pid_of(candidate.router));
         auto* behaviour = supervisor == nullptr
                               ? nullptr
                               : dynamic_cast<runtime::act::Supervisor*>(&supervisor->behavior());
@@ -130,13 +133,13 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
                 victim = child.pid;
             }
         }
-        const FaultClasses* classes = harness_.classes_of(victim);
+        const FaultClasses* classes = harness_->classes_of(victim);
         if (victim.id == 0 || classes == nullptr ||
-            !classes->matches(scenario_.faults.kill->targets)) {
+            !classes->matches(scenario_->faults.kill->targets)) {
             return;
         }
     }
-    if (node_.find(victim) == nullptr) {
+    if (node_->find(victim) == nullptr) {
         return; // died meanwhile
     }
     order.victim = victim;

@@ -119,9 +119,9 @@ std::size_t admin_offset(std::string_view op, std::string_view result) {
 
 RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario,
                            Options options, Fire fire)
-    : node_(node),
-      harness_(harness),
-      scenario_(scenario),
+    : node_(&node),
+      harness_(&harness),
+      scenario_(&scenario),
       options_(options),
       fire_(std::move(fire)),
       prng_(node.world().stream("faults.aim")) {
@@ -130,12 +130,38 @@ RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario
         static constexpr std::array<std::uint64_t, 6> one_in = {1, 2, 4, 8, 16, 64};
         aim_one_in_ = one_in[prng_.below(one_in.size())];
         aims_left_ = 1 + prng_.below(4);
-        pct_changes_left_ = 1 + prng_.below(3);
+        const std::uint64_t pct_changes = 1 + prng_.below(3);
+        // Change points are placed only under PCT (wants_aim): none to place otherwise.
+        pct_changes_left_ = node.world().scheduler().policy() == sim::Policy::Pct ? pct_changes : 0;
     }
 }
 
+void RaceObserver::restart(runtime::Node& node, Harness& harness, const Scenario& scenario,
+                           Options options, Fire fire) {
+    // Every member as the constructor sets it, then the emptied buffers back in place.
+    auto states = std::move(states_);
+    auto fresh = std::move(fresh_);
+    auto routers = std::move(routers_);
+    auto atoms = std::move(atoms_);
+    auto admin_targets = std::move(admin_targets_);
+    auto restarted = std::move(restarted_);
+    auto pending_name = std::move(pending_name_);
+    *this = RaceObserver(node, harness, scenario, options, std::move(fire));
+    const auto refill = [](auto& member, auto& buffer) {
+        buffer.clear();
+        member = std::move(buffer);
+    };
+    refill(states_, states);
+    refill(fresh_, fresh);
+    refill(routers_, routers);
+    refill(admin_targets_, admin_targets);
+    refill(restarted_, restarted);
+    refill(pending_name_, pending_name);
+    atoms_ = std::move(atoms);
+}
+
 runtime::PID RaceObserver::pid_of(std::uint64_t id) const {
-    runtime::PID pid = node_.core_pid();
+    runtime::PID pid = node_->core_pid();
     pid.id = id;
     return pid;
 }
@@ -144,12 +170,17 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
                                std::uint64_t name_hash) {
     for (const FreshState& fresh : fresh_) {
         if (fresh.is(router, name, name_hash)) {
-            if (options_.check_fresh) {
+            if (options_.check_fresh) [[unlikely]] {
                 RS_ASSERT(fresh.state == query_router(router, name, name_hash));
             }
             return fresh.state;
         }
     }
+    return query_and_keep(router, name, name_hash);
+}
+
+CoverState RaceObserver::query_and_keep(std::uint64_t router, std::string_view name,
+                                        std::uint64_t name_hash) {
     const CoverState state = query_router(router, name, name_hash);
     if (fresh_.size() < fresh_max && !name.empty() && name.size() <= runtime::atom_length_max) {
         const runtime::Atom atom = route_atom(name, name_hash);
@@ -158,19 +189,17 @@ CoverState RaceObserver::query(std::uint64_t router, std::string_view name,
     return state;
 }
 
+runtime::act::Router* RaceObserver::find_router(std::uint64_t router) {
+    runtime::act::Router* behaviour = router_of(*node_, pid_of(router));
+    if (behaviour != nullptr) {
+        routers_.emplace_back(router, behaviour);
+    }
+    return behaviour;
+}
+
 CoverState RaceObserver::query_router(std::uint64_t router, std::string_view name,
                                       std::uint64_t name_hash) {
-    runtime::act::Router* behaviour = nullptr;
-    auto cached = std::find_if(routers_.begin(), routers_.end(),
-                               [router](const auto& entry) { return entry.first == router; });
-    if (cached != routers_.end()) {
-        behaviour = cached->second;
-    } else {
-        behaviour = router_of(node_, pid_of(router));
-        if (behaviour != nullptr) {
-            routers_.emplace_back(router, behaviour);
-        }
-    }
+    runtime::act::Router* behaviour = router_behaviour(router);
     if (behaviour == nullptr || name.empty() || name.size() > runtime::atom_length_max) {
         return CoverState::Absent;
     }
@@ -192,20 +221,20 @@ runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name
     return atom;
 }
 
-CoverState RaceObserver::known(std::uint64_t router, std::string_view name) {
-    const std::uint64_t name_hash = sim::fnv1a64(name);
+CoverState RaceObserver::known(std::uint64_t router, std::string_view name,
+                               std::uint64_t name_hash) {
     for (const RouteState& entry : states_) {
         if (entry.is(router, name, name_hash)) {
             return entry.state;
         }
     }
     const CoverState state = query(router, name, name_hash);
-    remember(router, name, state);
+    remember(router, name, name_hash, state);
     return state;
 }
 
-void RaceObserver::remember(std::uint64_t router, std::string_view name, CoverState state) {
-    const std::uint64_t name_hash = sim::fnv1a64(name);
+void RaceObserver::remember(std::uint64_t router, std::string_view name, std::uint64_t name_hash,
+                            CoverState state) {
     for (RouteState& entry : states_) {
         if (entry.is(router, name, name_hash)) {
             entry.state = state;
@@ -223,7 +252,7 @@ void RaceObserver::count(CoverState state, CoverEvent event) {
 }
 
 void RaceObserver::note_restart(std::uint64_t pid) {
-    const std::int64_t now = node_.world().now().ns();
+    const std::int64_t now = node_->world().now().ns();
     if (now != restart_instant_ns_) {
         restart_instant_ns_ = now;
         restarted_.clear();
@@ -240,7 +269,10 @@ void RaceObserver::on_event(const sim::TraceEvent& event) {
     // dispatch needs no frame of its own.
     const std::uint64_t kind = event.kind.hash;
     if (kind == trace::take.hash && is_kind(event, trace::take)) {
-        on_take(event);
+        pending_seen_ = false; // a new step: no management call is in progress
+        if (tally_takes_ || options_.check_fresh) [[unlikely]] {
+            on_take(event);
+        }
     } else if ((kind == trace::send.hash && is_kind(event, trace::send)) ||
                (kind == properties::route_key.hash && is_kind(event, properties::route_key)) ||
                (kind == trace::forward.hash && is_kind(event, trace::forward))) {
@@ -256,56 +288,78 @@ void RaceObserver::on_take(const sim::TraceEvent& event) {
     if (tally_takes_) {
         tally_->on_event(event);
     }
-    last_take_pid_ = field_uint(event, properties::layout::take::pid);
-    last_take_type_ = field_uint(event, properties::layout::take::type);
-    pending_seen_ = false; // a new step: no management call is in progress
+    if (options_.check_fresh) {
+        // What call_routed() must agree with: the router's own take comes right before.
+        last_take_pid_ = field_uint(event, properties::layout::take::pid);
+        last_take_type_ = field_uint(event, properties::layout::take::type);
+    }
 }
 
 void RaceObserver::on_other(const sim::TraceEvent& event) {
     if (tally_ != nullptr) {
         tally_->on_event(event);
     }
-    drop_stale(event);
-    if (is_kind(event, trace::route_pending)) {
+    // One hash comparison per kind this reads (is_kind's rule, then its name).
+    const std::uint64_t kind = event.kind.hash;
+    if (kind == trace::route_pending.hash && is_kind(event, trace::route_pending)) {
+        drop_route(event);
         on_pending(event);
-    } else if (is_kind(event, trace::route_admin)) {
+    } else if (kind == trace::route_admin.hash && is_kind(event, trace::route_admin)) {
+        drop_route(event);
         on_admin(event);
-    } else if (is_kind(event, trace::route_restart)) {
+    } else if (kind == trace::route_restart.hash && is_kind(event, trace::route_restart)) {
+        drop_route(event);
         on_restart(event);
-    } else if (is_kind(event, trace::call)) {
+    } else if (kind == trace::route_init.hash && is_kind(event, trace::route_init)) {
+        drop_route(event);
+    } else if (kind == trace::call.hash && is_kind(event, trace::call)) {
         calls_in_flight_++;
-    } else if (is_kind(event, trace::call_result)) {
+    } else if (kind == trace::call_result.hash && is_kind(event, trace::call_result)) {
         calls_in_flight_--;
-    } else if (is_kind(event, trace::sup_restart)) {
+    } else if (kind == trace::sup_restart.hash && is_kind(event, trace::sup_restart)) {
         on_supervisor_restart(event);
-    } else if (is_kind(event, trace::pool_forward)) {
+    } else if (kind == trace::pool_forward.hash && is_kind(event, trace::pool_forward)) {
         on_pool_forward(event);
-    } else if (is_kind(event, trace::exit) && !routers_.empty()) {
+    } else if (kind == trace::exit.hash && is_kind(event, trace::exit)) {
+        // A router's routes end with it, and it emits route events only while it runs.
         const std::uint64_t pid = field_uint(event, trace::pid);
-        std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
+        drop_router(pid);
+        if (!routers_.empty()) {
+            std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
+        }
+    } else if (kind == trace::log.hash && is_kind(event, trace::log) &&
+               field_text(event, trace::level) == "error") {
+        drop_router(field_uint(event, trace::pid)); // a failed respawn's log names no route
     }
 }
 
-void RaceObserver::drop_stale(const sim::TraceEvent& event) {
+void RaceObserver::drop_route(const sim::TraceEvent& event) {
     if (fresh_.empty()) {
         return;
     }
-    if (is_kind(event, trace::route_pending) || is_kind(event, trace::route_admin) ||
-        is_kind(event, trace::route_restart) || is_kind(event, trace::route_init)) {
-        const std::uint64_t router = field_uint(event, trace::router);
-        const std::string_view name = field_text(event, trace::name);
-        std::erase_if(fresh_, [router, name](const FreshState& fresh) {
-            return fresh.router == router && fresh.name == name;
-        });
-    } else if ((is_kind(event, trace::log) && field_text(event, trace::level) == "error") ||
-               is_kind(event, trace::exit)) {
-        // A failed respawn's log names no route; a router's routes end with it.
-        const std::uint64_t pid = field_uint(event, trace::pid);
+    const std::uint64_t router = field_uint(event, trace::router);
+    const std::string_view name = field_text(event, trace::name);
+    std::erase_if(fresh_, [router, name](const FreshState& fresh) {
+        return fresh.router == router && fresh.name == name;
+    });
+}
+
+void RaceObserver::drop_router(std::uint64_t pid) {
+    if (!fresh_.empty()) {
         std::erase_if(fresh_, [pid](const FreshState& fresh) { return fresh.router == pid; });
     }
 }
 
 namespace {
+
+/// The route an event names, with the FNV-1a hash its text value carries ("" when none).
+std::pair<std::string_view, std::uint64_t> route_name(const sim::TraceEvent& event) {
+    const sim::TraceField* field = properties::find_field(event, trace::name);
+    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
+        return {std::string_view(), sim::fnv1a64("")};
+    }
+    return {field->value.as_text(), field->value.hash_word()};
+}
 
 /// A route event's resolution, by the constant text the router traces (its hash first).
 enum class Resolution : std::uint8_t { Owned, Registry, Discard, Failed };
@@ -341,11 +395,15 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
     const std::string_view name = named ? name_field->value.as_text() : std::string_view();
     const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
     const Resolution resolution = resolution_of(event);
-    const bool is_call = last_take_pid_ == router &&
-                         last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request);
-    const std::size_t event_index = static_cast<std::size_t>(resolution) + (is_call ? 4 : 0);
+    const bool aims = options_.aim && resolution == Resolution::Owned && still_aiming() &&
+                      field_uint(event, properties::layout::route::worker) != 0;
+    if ((!options_.coverage || resolution == Resolution::Discard) && !aims) {
+        return;
+    }
+    const bool is_call = call_routed(router);
     if (options_.coverage && resolution != Resolution::Discard) {
         // Routing changes no route state (a lazy restart has its own event before this one).
+        const std::size_t event_index = static_cast<std::size_t>(resolution) + (is_call ? 4 : 0);
         const CoverState state = query(router, name, name_hash);
         count(state, static_cast<CoverEvent>(event_index));
         if (state == CoverState::PendingDisable) {
@@ -356,27 +414,42 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
             reach(is_call ? Window::CallWhilePendingRemove : Window::MessageWhilePendingRemove);
         }
     }
-    if (options_.aim && resolution == Resolution::Owned &&
-        field_uint(event, properties::layout::route::worker) != 0 && wants_aim()) {
-        const std::uint64_t worker = field_uint(event, properties::layout::route::worker);
-        std::vector<Candidate> candidates;
-        add_process_candidates(candidates, worker);
-        add_process_candidates(candidates, router);
-        add_admin_candidates(candidates, router, name);
-        aim(is_call ? "call_routed" : "message_routed", std::move(candidates));
+    if (aims && wants_aim()) {
+        aim_at_route(field_uint(event, properties::layout::route::worker), router, name, is_call);
     }
+}
+
+bool RaceObserver::call_routed(std::uint64_t router) {
+    // A router routes the item it took in this step: a call when that item is a request.
+    runtime::act::Router* behaviour = router_behaviour(router);
+    const bool is_call = behaviour != nullptr &&
+                         behaviour->current().type == runtime::MailboxType::Request;
+    if (options_.check_fresh) [[unlikely]] {
+        RS_ASSERT(is_call == (last_take_pid_ == router &&
+                              last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request)));
+    }
+    return is_call;
+}
+
+void RaceObserver::aim_at_route(std::uint64_t worker, std::uint64_t router, std::string_view name,
+                                bool is_call) {
+    std::vector<Candidate> candidates;
+    add_process_candidates(candidates, worker);
+    add_process_candidates(candidates, router);
+    add_admin_candidates(candidates, router, name);
+    aim(is_call ? "call_routed" : "message_routed", std::move(candidates));
 }
 
 void RaceObserver::on_pending(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const auto [name, name_hash] = route_name(event);
     const CoverState from = parse_state(field_text(event, trace::from_state));
     const CoverState to = parse_state(field_text(event, trace::to_state));
     pending_router_ = router;
     pending_name_.assign(name);
     pending_from_ = from;
     pending_seen_ = true;
-    remember(router, name, to);
+    remember(router, name, name_hash, to);
     if (options_.coverage) {
         if (is_pending(from) && !is_pending(to)) {
             count(from, CoverEvent::WorkerExitEndsPending);
@@ -396,13 +469,13 @@ void RaceObserver::on_pending(const sim::TraceEvent& event) {
 
 void RaceObserver::on_admin(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const auto [name, name_hash] = route_name(event);
     if (options_.coverage) {
         // The state before the call: a route_pending inside it names it, else the last known.
         const std::string_view op = field_text(event, trace::op);
         const std::string_view result = field_text(event, trace::result);
         const bool inside = pending_seen_ && pending_router_ == router && pending_name_ == name;
-        CoverState before = inside ? pending_from_ : known(router, name);
+        CoverState before = inside ? pending_from_ : known(router, name, name_hash);
         if (result == "ok" && (op == "add" || op == "respawn")) {
             // What a successful call implies (R30, R33); a dead route may have had no event.
             before = op == "add" ? CoverState::Absent : CoverState::Dead;
@@ -412,26 +485,26 @@ void RaceObserver::on_admin(const sim::TraceEvent& event) {
         if (is_pending(before)) {
             reach(Window::ManagementWhilePending);
         }
-        remember(router, name, query(router, name));
+        remember(router, name, name_hash, query(router, name, name_hash));
     }
     pending_seen_ = false;
 }
 
 void RaceObserver::on_restart(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
+    const auto [name, name_hash] = route_name(event);
     const std::string_view kind = field_text(event, trace::restart);
     const std::uint64_t worker = field_uint(event, trace::worker);
     note_restart(worker);
     if (options_.coverage) {
-        const CoverState before = known(router, name);
+        const CoverState before = known(router, name, name_hash);
         count(before, kind == "eager"  ? CoverEvent::RestartEager
                       : kind == "lazy" ? CoverEvent::RestartLazy
                                        : CoverEvent::RestartRetry);
         if (kind == "eager") {
             reach(Window::EagerRestart);
         }
-        remember(router, name, CoverState::Running);
+        remember(router, name, name_hash, CoverState::Running);
     }
     if (options_.aim && wants_aim()) {
         std::vector<Candidate> candidates;
@@ -453,7 +526,7 @@ void RaceObserver::on_supervisor_restart(const sim::TraceEvent& event) {
         child.verb = Verb::Kill;
         child.router = field_uint(event, trace::sup_key_sup);
         child.route = std::string(field_text(event, trace::sup_key_child));
-        if (scenario_.faults.kill.has_value()) {
+        if (scenario_->faults.kill.has_value()) {
             candidates.push_back(child);
         }
         aim("sup_restart", std::move(candidates));
@@ -482,11 +555,11 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
         return;
     }
     const CoverEvent event = verb == Verb::Crash ? CoverEvent::FaultCrash : CoverEvent::FaultKill;
-    const runtime::Process* process = node_.find(victim);
+    const runtime::Process* process = node_->find(victim);
     bool pending = false;
     if (process != nullptr) {
         // A route worker: the state of its route.
-        if (runtime::act::Router* router = router_of(node_, process->parent())) {
+        if (runtime::act::Router* router = router_of(*node_, process->parent())) {
             for (const auto& info : router->routes()) {
                 if (info.pid == victim) {
                     const CoverState state = cover_state(info);
@@ -496,7 +569,7 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
             }
         }
         // A router with a pending route.
-        if (runtime::act::Router* router = router_of(node_, victim)) {
+        if (runtime::act::Router* router = router_of(*node_, victim)) {
             for (const auto& info : router->routes()) {
                 pending = pending || info.pending != runtime::act::RoutePending::None;
             }
@@ -505,7 +578,7 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
     if (pending) {
         reach(Window::KillWhilePending);
     }
-    const bool same_instant = node_.world().now().ns() == restart_instant_ns_;
+    const bool same_instant = node_->world().now().ns() == restart_instant_ns_;
     if (same_instant &&
         std::find(restarted_.begin(), restarted_.end(), victim.id) != restarted_.end()) {
         reach(Window::KillDuringRestart);
@@ -519,12 +592,12 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
 }
 
 Coverage RaceObserver::coverage() const {
-    std::vector<std::uint64_t> counts;
-    counts.reserve(coverage_entries);
+    std::vector<std::uint64_t> counts(coverage_entries);
+    auto out = counts.begin();
     for (const auto& events : pairs_) {
-        counts.insert(counts.end(), events.begin(), events.end());
+        out = std::copy(events.begin(), events.end(), out);
     }
-    counts.insert(counts.end(), windows_.begin(), windows_.end());
+    std::copy(windows_.begin(), windows_.end(), out);
     return Coverage(std::move(counts));
 }
 

@@ -93,6 +93,14 @@ public:
     /// `fire` runs an aimed fault (from a zero-delay timer in the faults lane).
     RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario, Options options,
                  Fire fire);
+    RaceObserver(const RaceObserver&) = delete;
+    RaceObserver& operator=(const RaceObserver&) = delete;
+    RaceObserver(RaceObserver&&) = default;
+    RaceObserver& operator=(RaceObserver&&) = default;
+    /// Starts over for another run, as a new observer would (MonitorKit keeps one per
+    /// campaign), but keeps its buffers' room and the route names it has interned.
+    void restart(runtime::Node& node, Harness& harness, const Scenario& scenario, Options options,
+                 Fire fire);
 
     void on_event(const sim::TraceEvent& event) override;
     /// Passes the run's Tally every event it counts, so that the run needs one sink of its own
@@ -121,27 +129,51 @@ private:
     void on_restart(const sim::TraceEvent& event);
     void on_supervisor_restart(const sim::TraceEvent& event);
     void on_pool_forward(const sim::TraceEvent& event);
+    /// A take that the Tally counts or check_fresh reads (on_event handles the others).
     void on_take(const sim::TraceEvent& event);
     /// Every kind but the commonest (which change no route state): see fresh_.
     void on_other(const sim::TraceEvent& event);
-    /// Drops the fresh_ answers that `event` may have made stale.
-    void drop_stale(const sim::TraceEvent& event);
+    /// Drops the fresh_ answer of the route an event names (it may have changed state).
+    void drop_route(const sim::TraceEvent& event);
+    /// Drops the fresh_ answers of router `pid`'s routes.
+    void drop_router(std::uint64_t pid);
+    /// Aims at a message or call that `router` routed to `worker` (a route event).
+    void aim_at_route(std::uint64_t worker, std::uint64_t router, std::string_view name,
+                      bool is_call);
     void count(CoverState state, CoverEvent event);
     void reach(Window window) { windows_[static_cast<std::size_t>(window)]++; }
     /// The live router's state of route `name` (whose FNV-1a hash is `name_hash`).
     CoverState query(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
-    CoverState query(std::uint64_t router, std::string_view name) {
-        return query(router, name, sim::fnv1a64(name));
+    /// query()'s miss: asks the router and keeps the answer in fresh_ (out of line, so that
+    /// a hit saves no registers for it).
+    [[gnu::noinline]] CoverState query_and_keep(std::uint64_t router, std::string_view name,
+                                                std::uint64_t name_hash);
+    /// The live router behaviour of pid id `router` (routers_), or null.
+    runtime::act::Router* router_behaviour(std::uint64_t router) {
+        for (const auto& [id, behaviour] : routers_) {
+            if (id == router) {
+                return behaviour;
+            }
+        }
+        return find_router(router);
     }
+    /// router_behaviour()'s miss: looks the router up and keeps it in routers_.
+    [[gnu::noinline]] runtime::act::Router* find_router(std::uint64_t router);
+    /// Whether the route event of `router` at hand routes a call (else a message).
+    bool call_routed(std::uint64_t router);
     /// query() without fresh_.
     CoverState query_router(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
-    CoverState known(std::uint64_t router, std::string_view name);
-    void remember(std::uint64_t router, std::string_view name, CoverState state);
+    CoverState known(std::uint64_t router, std::string_view name, std::uint64_t name_hash);
+    void remember(std::uint64_t router, std::string_view name, std::uint64_t name_hash,
+                  CoverState state);
     void note_restart(std::uint64_t pid);
     runtime::PID pid_of(std::uint64_t id) const;
 
     // aiming (race_aim.cpp)
     bool wants_aim();
+    /// False once no trigger can aim again nor place a PCT change point: wants_aim() need not
+    /// draw (its stream is read by nothing else).
+    bool still_aiming() const { return aims_left_ > 0 || pct_changes_left_ > 0; }
     void aim(std::string_view window, std::vector<Candidate> candidates);
     void add_process_candidates(std::vector<Candidate>& out, std::uint64_t pid) const;
     void add_admin_candidates(std::vector<Candidate>& out, std::uint64_t router,
@@ -151,16 +183,17 @@ private:
     /// router once found: a pid is never reused, so its target does not change).
     const std::string& admin_target(std::uint64_t router) const;
 
-    runtime::Node& node_;
-    Harness& harness_;
-    const Scenario& scenario_;
+    // The run's (restart() points them at the next run's).
+    runtime::Node* node_;
+    Harness* harness_;
+    const Scenario* scenario_;
     Options options_;
     Fire fire_;
     sim::Prng prng_;
     /// Per run: an aim at one trigger in `aim_one_in_`, at most `aims_left_` of them.
     std::uint64_t aim_one_in_ = 1;
     std::uint64_t aims_left_ = 0;
-    /// Per run: extra PCT change points still to place at racy moments.
+    /// Per run: extra PCT change points still to place at racy moments (none but under PCT).
     std::uint64_t pct_changes_left_ = 0;
     std::array<std::array<std::uint64_t, cover_event_count>, cover_state_count> pairs_{};
     std::array<std::uint64_t, window_count> windows_{};
@@ -195,8 +228,8 @@ private:
     /// code (router.cpp, router_manage.cpp), and the router announces each change before it
     /// routes again or answers a management call: with a route_init, route_admin,
     /// route_pending or route_restart event naming the route, or an error log (a respawn that
-    /// failed). drop_stale forgets the answers such events may change (and a router's at its
-    /// exit), so that the routing events of a busy run read these instead of the route table.
+    /// failed). drop_route and drop_router forget the answers such events may change (and a
+    /// router's at its exit), so that the routing events of a busy run read these instead of the route table.
     /// Tests check them against the table (Options::check_fresh).
     std::vector<FreshState> fresh_;
     static constexpr std::size_t fresh_max = 32;
@@ -206,12 +239,14 @@ private:
     /// Route names query() has interned (at most atoms_max): a route event names one of a
     /// few routes. A name is matched by its FNV-1a hash (which the trace value carries and
     /// the atom keeps), then by the text's address or bytes: cheaper than the atom table.
+    /// Atoms live as long as the program: kept across restart().
     std::vector<runtime::Atom> atoms_;
     static constexpr std::size_t atoms_max = 64;
     runtime::Atom route_atom(std::string_view name, std::uint64_t name_hash);
     /// admin_target results found so far (router pid id, target); few, searched linearly.
     mutable std::vector<std::pair<std::uint64_t, std::string>> admin_targets_;
     /// The last `take`: which process took which kind of item (a router routes right after).
+    /// Kept only with Options::check_fresh, to check call_routed().
     std::uint64_t last_take_pid_ = 0;
     std::uint64_t last_take_type_ = 0;
     /// route_pending seen inside the current management call (same step): its route and

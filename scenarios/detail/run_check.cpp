@@ -108,8 +108,7 @@ void RunState::evaluate(const Expect& expect) {
             if (want.restarts.has_value()) {
                 std::uint64_t restarts = 0;
                 if (pid) {
-                    auto found = tally_.restarts.find({pid->id, name});
-                    restarts = found == tally_.restarts.end() ? 0 : found->second;
+                    restarts = tally_.restarts(pid->id, name);
                 }
                 add_check(where + ".restarts", count_text(*want.restarts), count_text(restarts),
                           pointer + "/restarts");
@@ -210,11 +209,9 @@ void RunState::summarise() {
             if (router != nullptr) {
                 summary.counters = router->counters();
                 for (const auto& info : router->routes()) {
-                    auto restarts = tally_.restarts.find({pid.id, std::string(info.name.text())});
                     summary.routes.push_back(RouteRow{
                         std::string(info.name.text()), route_state_name(info),
-                        runtime::to_string(info.pid),
-                        restarts == tally_.restarts.end() ? 0 : restarts->second});
+                        runtime::to_string(info.pid), tally_.restarts(pid.id, info.name.text())});
                 }
             }
         }

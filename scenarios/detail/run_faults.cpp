@@ -3,6 +3,7 @@
 // clock, and timeline actions pinned between two process steps (`step`).
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include <algorithm>
+#include <array>
 
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
@@ -29,28 +30,51 @@ std::int64_t fault_gap_ns_max(sim::Duration every) {
 constexpr sim::TraceKey fault_aim{"fault_aim"};
 constexpr sim::TraceKey key_origin{"origin"};
 
-/// The segment under `parent` that reaches `child` ("route", "child", "#k"), if any.
-std::optional<std::string> segment_to(Harness& harness, const runtime::Process& parent,
-                                      const runtime::PID& child) {
+/// One segment of a fault's target: a route or child name (an atom's text, which lives as
+/// long as the program), or a pool's "#k". Trivial, so that an array of them costs nothing
+/// to declare.
+struct Segment {
+    const char* text;
+    std::size_t size;
+    std::uint64_t live;
+    bool pool;
+    std::string_view name() const { return {text, size}; }
+};
+
+/// The segment under `parent` that reaches `child` ("route", "child", "#k"), if any. Clears
+/// `leads_back` when resolve_target, stepping from `parent` by that segment, would reach
+/// another process (a name that an earlier route or child also bears).
+std::optional<Segment> segment_to(Harness& harness, const runtime::Process& parent,
+                                  const runtime::PID& child, bool& leads_back) {
     runtime::Behavior& behaviour = parent.behavior();
     if (auto* router = as_router(behaviour)) {
         for (const auto& info : router->routes()) {
             if (info.pid == child) {
-                return std::string(info.name.text());
+                const auto named = router->route(info.name);
+                leads_back = leads_back && named.has_value() && named->pid == child;
+                const std::string_view name = info.name.text();
+                return Segment{name.data(), name.size(), 0, false};
             }
         }
         return std::nullopt;
     }
     if (auto* supervisor = dynamic_cast<runtime::act::Supervisor*>(&behaviour)) {
-        for (const auto& entry : supervisor->children()) {
+        const auto children = supervisor->children();
+        for (const auto& entry : children) {
             if (entry.pid == child) {
-                return std::string(entry.spec.text());
+                const std::string_view name = entry.spec.text();
+                const auto named = std::find_if(children.begin(), children.end(), [name](const auto& other) {
+                    return other.spec.text() == name && !other.pid.empty();
+                });
+                leads_back = leads_back && named != children.end() && named->pid == child;
+                return Segment{name.data(), name.size(), 0, false};
             }
         }
         return std::nullopt;
     }
     if (dynamic_cast<runtime::act::Pool*>(&behaviour) != nullptr) {
-        // "#k": k-th live worker of the pool in spawn order (as resolve_target counts).
+        // "#k": k-th live worker of the pool in spawn order (as resolve_target counts, so it
+        // leads back by construction).
         const Node* pool_spec = harness.spec_of(parent.pid());
         if (pool_spec == nullptr || pool_spec->children.empty()) {
             return std::nullopt;
@@ -62,7 +86,7 @@ std::optional<std::string> segment_to(Harness& harness, const runtime::Process& 
                 continue;
             }
             if (pid == child) {
-                return "#" + std::to_string(live);
+                return Segment{nullptr, 0, live, true};
             }
             live++;
         }
@@ -155,9 +179,18 @@ void RunState::install_fault_hooks() {
     };
     const bool aim = settings_.aim_faults || scenario_.faults.aim;
     if (aim || settings_.coverage) {
-        observer_ = std::make_unique<RaceObserver>(
-            node_, harness_, scenario_, RaceObserver::Options{aim, settings_.coverage, settings_.check_observer},
-            [this](const FaultOrder& order) { fire_fault(order); });
+        const RaceObserver::Options options{aim, settings_.coverage, settings_.check_observer};
+        RaceObserver::Fire fire = [this](const FaultOrder& order) { fire_fault(order); };
+        MonitorKit* kit = settings_.monitors;
+        if (kit != nullptr && kit->observer_ != nullptr) {
+            kit->observer_->restart(node_, harness_, scenario_, options, std::move(fire));
+            kit->observer_reuses_++;
+        } else {
+            auto made = std::make_unique<RaceObserver>(node_, harness_, scenario_, options, std::move(fire));
+            std::unique_ptr<RaceObserver>& owner = kit != nullptr ? kit->observer_ : own_observer_;
+            owner = std::move(made);
+        }
+        observer_ = kit != nullptr ? kit->observer_.get() : own_observer_.get();
         observer_->set_tally(&tally_);
     }
 }
@@ -172,41 +205,61 @@ FiredFault RunState::placed(Verb verb, std::string origin) const {
 }
 
 std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
-    // Walk up the parents to a registered ancestor, one path segment per level.
-    std::vector<std::string> segments;
-    segments.reserve(4); // a route worker's target has two: "router/route"
+    // Walk up the parents to a registered ancestor, one path segment per level. The target is
+    // the one resolve_target brings back to `pid`: each level checks that its segment leads
+    // back down (segment_to), so that a plain target is not parsed and resolved again.
+    static constexpr std::size_t depth_max = 64;
+    std::array<Segment, depth_max> segments;
+    std::size_t count = 0;
+    bool leads_back = true;
+    // False when a name has a '/' or is empty: resolve_target would split or skip it.
+    bool plain = true;
+    const auto is_plain = [](std::string_view name) {
+        return !name.empty() && name.find('/') == std::string_view::npos;
+    };
     runtime::PID at = pid;
-    for (std::size_t depth = 0; depth < 64; depth++) {
+    for (std::size_t depth = 0; depth < depth_max; depth++) {
         const runtime::Process* process = node_.find(at);
         if (process == nullptr) {
             return std::nullopt;
         }
         if (!process->name().empty()) {
-            segments.emplace_back(process->name().text());
-            std::size_t length = segments.size() - 1; // the separators
-            for (const std::string& segment : segments) {
-                length += segment.size();
+            const runtime::Atom name = process->name();
+            std::size_t length = name.text().size();
+            for (std::size_t i = 0; i < count; i++) {
+                length += 1 + (segments[i].pool ? 21 : segments[i].size);
             }
             std::string target;
             target.reserve(length);
-            for (auto segment = segments.rbegin(); segment != segments.rend(); ++segment) {
-                if (!target.empty()) {
-                    target += '/';
+            target.append(name.text());
+            for (std::size_t i = count; i-- > 0;) {
+                target += '/';
+                if (segments[i].pool) {
+                    target += '#';
+                    target += std::to_string(segments[i].live);
+                } else {
+                    target.append(segments[i].name());
                 }
-                target += *segment;
             }
-            const auto resolved = resolve_target(const_cast<Harness&>(harness_), target);
-            return resolved.has_value() && *resolved == pid ? std::optional(target) : std::nullopt;
+            if (!plain || !is_plain(name.text())) {
+                const auto resolved = resolve_target(const_cast<Harness&>(harness_), target);
+                return resolved.has_value() && *resolved == pid ? std::optional(std::move(target))
+                                                                : std::nullopt;
+            }
+            const auto registered = node_.process_pid(name);
+            leads_back = leads_back && registered.has_value() && registered.value() == at;
+            return leads_back ? std::optional(std::move(target)) : std::nullopt;
         }
         const runtime::Process* parent = node_.find(process->parent());
         if (parent == nullptr) {
             return std::nullopt;
         }
-        auto segment = segment_to(const_cast<Harness&>(harness_), *parent, at);
+        const auto segment = segment_to(const_cast<Harness&>(harness_), *parent, at, leads_back);
         if (!segment.has_value()) {
             return std::nullopt;
         }
-        segments.push_back(std::move(*segment));
+        plain = plain && (segment->pool || is_plain(segment->name()));
+        segments[count++] = *segment;
         at = parent->pid();
     }
     return std::nullopt;
@@ -216,9 +269,9 @@ void RunState::record_drawn_fault(Verb verb, const Node& spec, const runtime::PI
     FiredFault fired = placed(verb, verb == Verb::Crash ? "faults.crash" : "faults.spawn_fail");
     if (verb == Verb::Crash) {
         RS_ASSERT(pid != nullptr);
-        const auto target = target_of(*pid);
-        fired.target = target.has_value() ? *target : runtime::to_string(*pid);
+        auto target = target_of(*pid);
         fired.pinnable = target.has_value();
+        fired.target = target.has_value() ? std::move(*target) : runtime::to_string(*pid);
         if (observer_) {
             observer_->note_fault(Verb::Crash, *pid);
         }
@@ -248,47 +301,45 @@ const Node* RunState::fault_worker(const Node& spec, const std::string& router,
     const std::string path = router + "/" + route;
     auto found = fault_workers_.find(path);
     if (found != fault_workers_.end()) {
-        return found->second.get();
+        return found->second;
     }
-    auto copy = std::make_unique<Node>(spec);
-    std::vector<Node*> stack{copy.get()};
-    while (!stack.empty()) {
-        Node* node = stack.back();
-        stack.pop_back();
-        RS_ASSERT(node->path.starts_with(spec.path));
-        node->path = path + node->path.substr(spec.path.size());
-        for (Node& child : node->children) {
-            stack.push_back(&child);
-        }
+    // The campaign's copy when it keeps one (the same value), else this run's own.
+    const Node* worker = harness_.cache != nullptr ? harness_.cache->fault_worker(spec, path) : nullptr;
+    if (worker == nullptr) {
+        own_fault_workers_.push_back(spec_under(spec, path));
+        worker = own_fault_workers_.back().get();
     }
-    harness_.index_route_worker(*copy);
-    return fault_workers_.emplace(path, std::move(copy)).first->second.get();
+    harness_.index_route_worker(*worker);
+    return fault_workers_.emplace(path, worker).first->second;
 }
 
-void RunState::fire_fault(const FaultOrder& order_in) {
-    FaultOrder order = order_in;
-    if (order.worker != nullptr &&
-        (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
-        order.worker = fault_worker(*order.worker, order.router, order.route);
+void RunState::fire_fault(const FaultOrder& order) {
+    // The worker spec the call gets: for add_route and replace_route, the one a pinned
+    // action would declare (fault_worker).
+    const Node* worker = order.worker;
+    if (worker != nullptr && (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
+        worker = fault_worker(*worker, order.router, order.route);
     }
     FiredFault fired = placed(order.verb, order.origin);
     if (is_management_verb(order.verb)) {
         fired.target = order.router;
         fired.route = order.route;
         fired.via = order.via;
-        fired.worker_pointer = order.worker != nullptr ? order.worker->pointer : std::string();
+        if (worker != nullptr) {
+            fired.worker_pointer = worker->pointer;
+        }
     } else {
-        const auto target = target_of(order.victim);
-        fired.target = target.has_value() ? *target : runtime::to_string(order.victim);
+        auto target = target_of(order.victim);
         fired.pinnable = target.has_value();
+        fired.target = target.has_value() ? std::move(*target) : runtime::to_string(order.victim);
     }
     result_.faults.push_back(std::move(fired));
     firing_fault_ = result_.faults.size() - 1;
-    perform_fault(order);
+    perform_fault(order, worker);
     firing_fault_.reset();
 }
 
-void RunState::perform_fault(const FaultOrder& order) {
+void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
     const bool aimed = order.origin.starts_with("aim:");
     if (!is_management_verb(order.verb)) {
         if (aimed) {
@@ -319,10 +370,10 @@ void RunState::perform_fault(const FaultOrder& order) {
                                 {trace::name, std::string_view(order.route)}});
     }
     if (order.via == Via::Call) {
-        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, order.worker);
+        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, worker);
         return;
     }
-    (void)node_.send(*pid, AdminOrder{order.verb, order.route, order.worker, -1},
+    (void)node_.send(*pid, AdminOrder{order.verb, order.route, worker, -1},
                      runtime::MessagePriority::High);
 }
 

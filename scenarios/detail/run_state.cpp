@@ -32,9 +32,26 @@ void Tally::count(const sim::TraceEvent& event) {
             }
         }
     } else if (properties::is_kind(event, trace::route_restart)) {
-        restarts[{properties::field_uint(event, trace::router),
-                  std::string(properties::field_text(event, trace::name))}]++;
+        const std::uint64_t router = properties::field_uint(event, trace::router);
+        const std::string_view name = properties::field_text(event, trace::name);
+        const std::uint64_t name_hash = sim::fnv1a64(name);
+        for (Restarts& entry : restarts_) {
+            if (entry.router == router && entry.name_hash == name_hash && entry.name == name) {
+                entry.count++;
+                return;
+            }
+        }
+        restarts_.push_back(Restarts{router, name_hash, std::string(name), 1});
     }
+}
+
+std::uint64_t Tally::restarts(std::uint64_t router, std::string_view name) const {
+    for (const Restarts& entry : restarts_) {
+        if (entry.router == router && entry.name == name) {
+            return entry.count;
+        }
+    }
+    return 0;
 }
 
 std::uint64_t Tally::taken(std::uint64_t pid) const {

@@ -87,8 +87,8 @@ public:
     std::uint64_t taken(std::uint64_t pid) const;
     /// True when take events are counted (else only route_restart events matter here).
     bool counts_taken() const { return count_taken_; }
-    /// route_restart events by (router pid id, route name).
-    std::map<std::pair<std::uint64_t, std::string>, std::uint64_t> restarts;
+    /// route_restart events of router pid id `router`'s route `name`.
+    std::uint64_t restarts(std::uint64_t router, std::string_view name) const;
 
 private:
     /// The counting part of on_event, out of line (the common events return before it).
@@ -100,6 +100,15 @@ private:
     static constexpr std::uint64_t dense_max = std::uint64_t{1} << 20;
     std::vector<std::uint64_t> taken_dense_;
     std::map<std::uint64_t, std::uint64_t> taken_sparse_;
+    /// route_restart counts: a run restarts a few routes, so a list searched by name hash
+    /// (the trace value carries it) instead of a tree of strings.
+    struct Restarts {
+        std::uint64_t router;
+        std::uint64_t name_hash;
+        std::string name;
+        std::uint64_t count;
+    };
+    std::vector<Restarts> restarts_;
 };
 
 /// The invariant monitors of a run, and the ledger's source.
@@ -147,7 +156,8 @@ private:
     // random and aimed faults, pinned actions (run_faults.cpp)
     void install_fault_hooks();
     void fire_fault(const FaultOrder& order);
-    void perform_fault(const FaultOrder& order);
+    /// Performs `order` on `worker` (order.worker, or its fault_worker copy).
+    void perform_fault(const FaultOrder& order, const Node* worker);
     void record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid);
     FiredFault placed(Verb verb, std::string origin) const;
     std::optional<std::string> target_of(const runtime::PID& pid) const;
@@ -191,9 +201,11 @@ private:
     const Scenario& scenario_;
     const RunSettings& settings_;
     /// Worker specs of random add_route / replace_route faults, one per "<router>/<route>"
-    /// path (as a timeline action that pins the fault would declare it). Declared before the
-    /// node: its processes refer to them.
-    std::map<std::string, std::unique_ptr<Node>> fault_workers_;
+    /// path (as a timeline action that pins the fault would declare it): the campaign's
+    /// (MessageCache::fault_worker) or this run's own. Declared before the node: its
+    /// processes refer to them.
+    std::vector<std::unique_ptr<Node>> own_fault_workers_;
+    std::map<std::string, const Node*> fault_workers_;
     sim::World world_;
     runtime::Node node_;
     StepClock step_clock_;
@@ -214,8 +226,9 @@ private:
     std::vector<bool> performed_;
     /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
     std::size_t fault_timers_pending_ = 0;
-    /// Aimed faults and coverage; null unless asked for.
-    std::unique_ptr<RaceObserver> observer_;
+    /// Aimed faults and coverage; null unless asked for. Its own, or a campaign's kit's.
+    std::unique_ptr<RaceObserver> own_observer_;
+    RaceObserver* observer_ = nullptr;
     /// Timeline actions with `step` > 0, sorted by (at, step, index), and the next to fire.
     struct Pin {
         std::int64_t at_ns;
