@@ -294,6 +294,7 @@ void AtomicInit::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
         if (!in_init_.empty()) {
             in_init_.clear();
         }
+        follow_every_take(false);
         return;
     }
     on_other(kind, event);
@@ -308,6 +309,7 @@ void AtomicInit::on_other(EventKind kind, const sim::TraceEvent& event) {
         }
         if (is_router_spawn(event)) {
             in_init_.try_emplace(pid);
+            follow_every_take(true); // the next take, by anyone, ends this Init
         }
     } else if (kind == EventKind::RouteInit) {
         auto found = in_init_.find(field_uint(event, trace::router));

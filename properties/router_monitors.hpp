@@ -163,6 +163,8 @@ private:
 /// spawned during that Init exits by the end of an idle run (R6).
 class AtomicInit final : public Monitor {
 public:
+    // Takes matter only while an Init is under way, and then every take (follow_every_take).
+    AtomicInit() { read_followed_takes_only(); }
     std::string_view name() const override { return "atomic_init"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;

@@ -606,5 +606,47 @@ TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
     EXPECT_EQ(alone.takes, std::vector<std::uint64_t>{5});
 }
 
+// A monitor that reads followed takes only, and every take after a send until its next take.
+class EveryTakeAfterSend final : public Monitor {
+public:
+    EveryTakeAfterSend() { read_followed_takes_only(); }
+    std::string_view name() const override { return "every_take_after_send"; }
+    void on_event(const sim::TraceEvent& event) override {
+        if (is_kind(event, trace::send)) {
+            follow_every_take(true);
+        } else if (is_kind(event, trace::take)) {
+            takes.push_back(field_uint(event, trace::pid));
+            follow_every_take(false);
+        }
+    }
+    void reset() override { takes.clear(); }
+    std::vector<std::uint64_t> takes;
+};
+
+TEST(MonitorSet, PassesEveryTakeWhileAMonitorFollowsEveryTake) {
+    MonitorSet set;
+    auto every = std::make_unique<EveryTakeAfterSend>();
+    EveryTakeAfterSend& e = *every;
+    auto followed = std::make_unique<FollowedTakes>();
+    FollowedTakes& f = *followed;
+    set.add(std::move(every));
+    set.add(std::move(followed));
+    sim::TraceBus bus;
+    bus.add_sink(set);
+    emit_take(bus, 5); // nobody follows <5>: spared
+    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
+    emit_take(bus, 5); // after the send: every take reaches every monitor
+    emit_take(bus, 6); // spared again
+    emit_take(bus, 9); // followed by FollowedTakes
+    EXPECT_EQ(e.takes, (std::vector<std::uint64_t>{5, 9}));
+    EXPECT_EQ(f.takes, (std::vector<std::uint64_t>{5, 9}));
+    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
+    set.reset(); // a new run: no monitor follows every take
+    emit_take(bus, 5);
+    bus.remove_sink(set);
+    EXPECT_TRUE(e.takes.empty());
+    EXPECT_TRUE(f.takes.empty());
+}
+
 } // namespace
 } // namespace routesim::properties
