@@ -145,43 +145,37 @@ void RouteTracker::erase_router(std::uint64_t pid) {
     routers_.erase(pid);
 }
 
-void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
-                            std::vector<Finding>& out) {
+std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& event,
+                                     std::vector<Finding>& out) {
     switch (kind) {
-    case EventKind::Take: {
-        const std::uint64_t pid = field_uint(event, layout::take::pid);
-        if (Router* router = find_router(pid)) {
-            on_take(*router, pid, event, out);
-        }
-        return;
-    }
     case EventKind::Forward: {
         const std::uint64_t by = field_uint(event, layout::forward::by);
         if (Router* router = find_router(by)) {
             on_forward(*router, by, event, out);
         }
-        return;
+        return 0;
     }
     case EventKind::Spawn:
     case EventKind::SpawnFailed:
-        on_spawn(kind, event);
-        return;
+        return on_spawn(kind, event);
     case EventKind::Exit:
         on_exit(event);
-        return;
+        return 0;
     case EventKind::Kill:
         on_kill(event);
-        return;
-    case EventKind::RouteInit:
-        on_route_init(field_uint(event, trace::router), event, out);
-        return;
+        return 0;
+    case EventKind::RouteInit: {
+        const std::uint64_t pid = field_uint(event, trace::router);
+        on_route_init(pid, event, out); // adds the router if new
+        return pid;
+    }
     case EventKind::Route:
     case EventKind::RouteRestart:
     case EventKind::RoutePending:
     case EventKind::RouteAdmin:
         break;
     default:
-        return;
+        return 0;
     }
     // route puts the router first, as do route_restart, route_pending and route_admin.
     const FieldAt router_field = kind == EventKind::Route ? layout::route::router
@@ -189,7 +183,7 @@ void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
     const std::uint64_t pid = field_uint(event, router_field);
     Router* router = find_router(pid);
     if (router == nullptr) {
-        return;
+        return 0;
     }
     if (kind == EventKind::Route) {
         on_route(*router, pid, event, out);
@@ -200,11 +194,12 @@ void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
     } else {
         on_admin(*router, pid, event, out);
     }
+    return 0;
 }
 
 // -- processes ----------------------------------------------------------------------------
 
-void RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
+std::uint64_t RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
     const std::uint64_t pid = field_uint(event, trace::pid);
     Router* parent = find_router(field_uint(event, trace::parent));
     if (kind == EventKind::SpawnFailed) {
@@ -212,14 +207,16 @@ void RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
         if (parent != nullptr && parent->fresh_spawn == pid) {
             parent->fresh_spawn = 0;
         }
-        return;
+        return 0;
     }
     if (parent != nullptr) {
         parent->fresh_spawn = pid; // a management call's spawn, claimed by its route_admin
     }
-    if (field_text(event, trace::kind) == "Router") {
-        add_router(pid);
+    if (field_text(event, trace::kind) != "Router") {
+        return 0;
     }
+    add_router(pid);
+    return pid;
 }
 
 void RouteTracker::on_exit(const sim::TraceEvent& event) {

@@ -148,6 +148,8 @@ private:
     // its route) returns after two comparisons.
     void on_route_key(const sim::TraceEvent& event);
     void on_awaited(EventKind kind, const sim::TraceEvent& event);
+    /// A route event against the route_key it ends: reports a route other than the key's.
+    void check_routed(const Awaiting& awaiting, std::uint64_t router, const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
