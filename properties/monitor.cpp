@@ -143,6 +143,11 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     if (world_ == nullptr || recorded_ == stopped_) {
         return; // the common path: nothing new was recorded
     }
+    stop_world();
+}
+
+// Out of line, so that on_event saves no registers and keeps no stack for the message.
+[[gnu::noinline]] void MonitorSet::stop_world() {
     stopped_ = recorded_;
     const Violation* first = first_violation();
     RS_ASSERT(first != nullptr);

@@ -167,6 +167,8 @@ private:
         return slot.used && slot.hash == kind.hash && slot.last_text == kind.name.data() &&
                slot.name.size() == kind.name.size();
     }
+    /// Asks the World to stop for the first violation (something new was recorded).
+    void stop_world();
     /// Adds `pid` to the processes whose takes reach every monitor.
     void follow(std::uint64_t pid);
     bool is_followed(std::uint64_t pid) const {
