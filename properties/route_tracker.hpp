@@ -200,7 +200,9 @@ private:
     void commit_admin(Router& router, std::uint64_t pid, const std::string& name,
                       const CallPrediction& prediction, const sim::TraceEvent& event,
                       std::vector<Finding>& out);
-    void set_worker(Router& router, std::uint64_t pid, const std::string& name, Route& route,
+    /// Records `worker` as the worker of route `self` (an iterator, which callers hold: no
+    /// second lookup by name).
+    void set_worker(Router& router, std::uint64_t pid, RouteTable::iterator self,
                     std::uint64_t worker, const sim::TraceEvent& event, std::vector<Finding>& out);
     void erase_route(Router& router, const std::string& name);
 
