@@ -554,20 +554,31 @@ TEST(MonitorSet, ResetKeepsTheKindIndex) {
 }
 
 // A monitor that reads the takes of the processes it follows only; a send names the process
-// to follow (its `from`).
+// to follow (its `from`). With `every_take_after_send`, a send also makes it read every take
+// until the next take it reads.
 class FollowedTakes final : public Monitor {
 public:
-    FollowedTakes() { read_followed_takes_only(); }
-    std::string_view name() const override { return "followed_takes"; }
+    explicit FollowedTakes(bool every_take_after_send = false)
+        : every_take_after_send_(every_take_after_send) {
+        read_followed_takes_only();
+    }
+    std::string_view name() const override {
+        return every_take_after_send_ ? "every_take_after_send" : "followed_takes";
+    }
     void on_event(const sim::TraceEvent& event) override {
         if (is_kind(event, trace::send)) {
             follow_takes_of(field_uint(event, trace::from));
+            follow_every_take(every_take_after_send_);
         } else if (is_kind(event, trace::take)) {
             takes.push_back(field_uint(event, trace::pid));
+            follow_every_take(false);
         }
     }
     void reset() override { takes.clear(); }
     std::vector<std::uint64_t> takes;
+
+private:
+    bool every_take_after_send_;
 };
 
 void emit_take(sim::TraceBus& bus, std::uint64_t pid) {
@@ -606,27 +617,10 @@ TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
     EXPECT_EQ(alone.takes, std::vector<std::uint64_t>{5});
 }
 
-// A monitor that reads followed takes only, and every take after a send until its next take.
-class EveryTakeAfterSend final : public Monitor {
-public:
-    EveryTakeAfterSend() { read_followed_takes_only(); }
-    std::string_view name() const override { return "every_take_after_send"; }
-    void on_event(const sim::TraceEvent& event) override {
-        if (is_kind(event, trace::send)) {
-            follow_every_take(true);
-        } else if (is_kind(event, trace::take)) {
-            takes.push_back(field_uint(event, trace::pid));
-            follow_every_take(false);
-        }
-    }
-    void reset() override { takes.clear(); }
-    std::vector<std::uint64_t> takes;
-};
-
 TEST(MonitorSet, PassesEveryTakeWhileAMonitorFollowsEveryTake) {
     MonitorSet set;
-    auto every = std::make_unique<EveryTakeAfterSend>();
-    EveryTakeAfterSend& e = *every;
+    auto every = std::make_unique<FollowedTakes>(true);
+    FollowedTakes& e = *every;
     auto followed = std::make_unique<FollowedTakes>();
     FollowedTakes& f = *followed;
     set.add(std::move(every));
@@ -637,7 +631,7 @@ TEST(MonitorSet, PassesEveryTakeWhileAMonitorFollowsEveryTake) {
     bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
     emit_take(bus, 5); // after the send: every take reaches every monitor
     emit_take(bus, 6); // spared again
-    emit_take(bus, 9); // followed by FollowedTakes
+    emit_take(bus, 9); // followed by both
     EXPECT_EQ(e.takes, (std::vector<std::uint64_t>{5, 9}));
     EXPECT_EQ(f.takes, (std::vector<std::uint64_t>{5, 9}));
     bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
