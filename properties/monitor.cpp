@@ -29,9 +29,11 @@ void Monitor::report(sim::Instant at, std::string explanation, std::vector<Witne
     }
 }
 
-void Monitor::follow_takes_of(std::uint64_t pid) {
+void Monitor::change_every_take(bool on) {
+    follows_every_take_ = on;
     if (set_ != nullptr && followed_takes_only_) {
-        set_->follow(pid);
+        set_->every_take_ = on ? set_->every_take_ + 1 : set_->every_take_ - 1;
+        set_->narrowing_ = set_->narrows_takes_ && set_->every_take_ == 0;
     }
 }
 
@@ -46,6 +48,7 @@ void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     monitor->recorded_ = &recorded_;
     monitor->set_ = this;
     narrows_takes_ = narrows_takes_ || monitor->followed_takes_only_;
+    narrowing_ = narrows_takes_ && every_take_ == 0;
     monitors_.push_back(std::move(monitor));
     kinds_.clear(); // watchers are recomputed per kind
     kinds_mask_ = 0;
@@ -123,7 +126,7 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
     // A take by a process no monitor follows skips the monitors that read followed takes only
     // (the pid read as they read it, so that a take they would act on is never skipped).
-    const bool unfollowed = slot.code == EventKind::Take && narrows_takes_ &&
+    const bool unfollowed = slot.code == EventKind::Take && narrowing_ &&
                             !is_followed(field_uint(event, layout::take::pid));
     const std::vector<Monitor*>& watchers =
         unfollowed ? slot.watchers_of_unfollowed : slot.watchers;
@@ -140,6 +143,11 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     if (world_ == nullptr || recorded_ == stopped_) {
         return; // the common path: nothing new was recorded
     }
+    stop_world();
+}
+
+// Out of line, so that on_event saves no registers and keeps no stack for the message.
+[[gnu::noinline]] void MonitorSet::stop_world() {
     stopped_ = recorded_;
     const Violation* first = first_violation();
     RS_ASSERT(first != nullptr);

@@ -76,6 +76,7 @@ public:
     /// reset() and no violation recorded.
     void start_over() {
         violations_.clear();
+        follow_every_take(false);
         reset();
     }
 
@@ -89,16 +90,28 @@ protected:
     /// still sees every take.
     void read_followed_takes_only() { followed_takes_only_ = true; }
     /// For a monitor that read_followed_takes_only(): the takes of process `pid` matter from
-    /// now on. Call it before the first take that matters; cheap when `pid` is followed already.
+    /// now on. Call it before the first take that matters; cheap when `pid` is followed already
+    /// (inline, after MonitorSet: key_affinity calls it for every key it sees routed).
     void follow_takes_of(std::uint64_t pid);
+    /// For a monitor that read_followed_takes_only(): while `on`, every take matters, whoever
+    /// takes (atomic_init while an Init is under way: the next take by anyone ends it). Cheap
+    /// when nothing changes.
+    void follow_every_take(bool on) {
+        if (on != follows_every_take_) {
+            change_every_take(on);
+        }
+    }
 
 private:
+    void change_every_take(bool on);
+
     friend class MonitorSet;
     static constexpr std::size_t violations_max = 16;
     std::vector<Violation> violations_;
     std::size_t* recorded_ = nullptr; // the owning set's count of recorded violations
     MonitorSet* set_ = nullptr;       // the owning set
     bool followed_takes_only_ = false;
+    bool follows_every_take_ = false; // follow_every_take(true) in force
 };
 
 /// Fans events out to a set of monitors. Optionally asks the World to stop at the first
@@ -113,7 +126,7 @@ public:
     /// Stops `world` as soon as some monitor reports a violation.
     void stop_on_violation(sim::World& world) { world_ = &world; }
     /// Readies the set for another run: every monitor reset, no violation, no World to stop,
-    /// no process followed. The monitors, their sharing and the kind index stay (watches()
+    /// no process followed, no monitor following every take. The monitors, their sharing and the kind index stay (watches()
     /// depends on neither events nor violations).
     void reset();
     void on_event(const sim::TraceEvent& event) override;
@@ -129,7 +142,7 @@ public:
     Monitor* find(std::string_view name) const;
 
 private:
-    friend class Monitor; // follow_takes_of
+    friend class Monitor; // follow_takes_of, follow_every_take
 
     struct KindSlot { // one event kind seen so far and the monitors that watch it
         std::uint64_t hash = 0;
@@ -154,6 +167,8 @@ private:
         return slot.used && slot.hash == kind.hash && slot.last_text == kind.name.data() &&
                slot.name.size() == kind.name.size();
     }
+    /// Asks the World to stop for the first violation (something new was recorded).
+    void stop_world();
     /// Adds `pid` to the processes whose takes reach every monitor.
     void follow(std::uint64_t pid);
     bool is_followed(std::uint64_t pid) const {
@@ -171,10 +186,18 @@ private:
     std::uint64_t followed_low_ = UINT64_MAX; // followed_'s least and greatest, or an empty range
     std::uint64_t followed_high_ = 0;
     bool narrows_takes_ = false; // some monitor reads followed takes only
+    std::size_t every_take_ = 0; // monitors following every take (Monitor::follow_every_take)
+    bool narrowing_ = false;     // narrows_takes_ and no monitor follows every take
     sim::World* world_ = nullptr;
     std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
     std::size_t stopped_ = 0;  // recorded_ when the World was last asked to stop
 };
+
+inline void Monitor::follow_takes_of(std::uint64_t pid) {
+    if (set_ != nullptr && followed_takes_only_ && !set_->is_followed(pid)) {
+        set_->follow(pid);
+    }
+}
 
 // -- reading events ---------------------------------------------------------------------
 

@@ -145,43 +145,37 @@ void RouteTracker::erase_router(std::uint64_t pid) {
     routers_.erase(pid);
 }
 
-void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
-                            std::vector<Finding>& out) {
+std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& event,
+                                     std::vector<Finding>& out) {
     switch (kind) {
-    case EventKind::Take: {
-        const std::uint64_t pid = field_uint(event, layout::take::pid);
-        if (Router* router = find_router(pid)) {
-            on_take(*router, pid, event, out);
-        }
-        return;
-    }
     case EventKind::Forward: {
         const std::uint64_t by = field_uint(event, layout::forward::by);
         if (Router* router = find_router(by)) {
             on_forward(*router, by, event, out);
         }
-        return;
+        return 0;
     }
     case EventKind::Spawn:
     case EventKind::SpawnFailed:
-        on_spawn(kind, event);
-        return;
+        return on_spawn(kind, event);
     case EventKind::Exit:
         on_exit(event);
-        return;
+        return 0;
     case EventKind::Kill:
         on_kill(event);
-        return;
-    case EventKind::RouteInit:
-        on_route_init(field_uint(event, trace::router), event, out);
-        return;
+        return 0;
+    case EventKind::RouteInit: {
+        const std::uint64_t pid = field_uint(event, trace::router);
+        on_route_init(pid, event, out); // adds the router if new
+        return pid;
+    }
     case EventKind::Route:
     case EventKind::RouteRestart:
     case EventKind::RoutePending:
     case EventKind::RouteAdmin:
         break;
     default:
-        return;
+        return 0;
     }
     // route puts the router first, as do route_restart, route_pending and route_admin.
     const FieldAt router_field = kind == EventKind::Route ? layout::route::router
@@ -189,7 +183,7 @@ void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
     const std::uint64_t pid = field_uint(event, router_field);
     Router* router = find_router(pid);
     if (router == nullptr) {
-        return;
+        return 0;
     }
     if (kind == EventKind::Route) {
         on_route(*router, pid, event, out);
@@ -200,11 +194,12 @@ void RouteTracker::on_event(EventKind kind, const sim::TraceEvent& event,
     } else {
         on_admin(*router, pid, event, out);
     }
+    return 0;
 }
 
 // -- processes ----------------------------------------------------------------------------
 
-void RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
+std::uint64_t RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
     const std::uint64_t pid = field_uint(event, trace::pid);
     Router* parent = find_router(field_uint(event, trace::parent));
     if (kind == EventKind::SpawnFailed) {
@@ -212,14 +207,16 @@ void RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
         if (parent != nullptr && parent->fresh_spawn == pid) {
             parent->fresh_spawn = 0;
         }
-        return;
+        return 0;
     }
     if (parent != nullptr) {
         parent->fresh_spawn = pid; // a management call's spawn, claimed by its route_admin
     }
-    if (field_text(event, trace::kind) == "Router") {
-        add_router(pid);
+    if (field_text(event, trace::kind) != "Router") {
+        return 0;
     }
+    add_router(pid);
+    return pid;
 }
 
 void RouteTracker::on_exit(const sim::TraceEvent& event) {
@@ -278,13 +275,13 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
     if (name == router.by_worker.end()) {
         return; // R44, R50: a dropped worker's exit, or one that ends the router
     }
-    const std::string& route_name = name->second->first; // the node outlives set_worker
-    Route& route = name->second->second;
+    const RouteTable::iterator self = name->second; // set_worker erases `name`
+    Route& route = self->second;
     if (route.state != RouteState::Running) {
         return; // R27: the route_pending that follows in this step tells the outcome
     }
     // R22, R23: the PID is cleared first; a successful eager respawn follows as route_restart.
-    set_worker(router, pid, route_name, route, 0, event, out);
+    set_worker(router, pid, self, 0, event, out);
     route.state = RouteState::Dead;
     route.since = KeptWitness(event);
 }
@@ -321,9 +318,11 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::Trac
 
 // -- route events -------------------------------------------------------------------------
 
-void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::string& name,
-                              Route& route, std::uint64_t worker, const sim::TraceEvent& event,
+void RouteTracker::set_worker(Router& router, std::uint64_t pid, RouteTable::iterator self,
+                              std::uint64_t worker, const sim::TraceEvent& event,
                               std::vector<Finding>& out) {
+    const std::string& name = self->first;
+    Route& route = self->second;
     if (route.worker != 0) {
         auto recorded = router.by_worker.find(route.worker);
         if (recorded != router.by_worker.end() && &recorded->second->second == &route) {
@@ -336,8 +335,6 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, const std::stri
     if (worker == 0) {
         return;
     }
-    auto self = router.routes.find(name);
-    RS_ASSERT(self != router.routes.end() && &self->second == &route);
     auto [entry, inserted] = router.by_worker.try_emplace(worker, self);
     if (!inserted && entry->second != self) {
         if (wants(RouteCheck::SharedWorker)) {
@@ -385,7 +382,7 @@ void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event
     }
     router.order.push_back(name); // R5: table order is declaration order
     found->second.since = KeptWitness(event);
-    set_worker(router, pid, name, found->second, field_uint(event, trace::worker), event, out);
+    set_worker(router, pid, found, field_uint(event, trace::worker), event, out);
 }
 
 void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
@@ -404,7 +401,7 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceE
     if (resolution == "failed" && field_uint(event, trace::worker) == 0 &&
         route.state == RouteState::Running) {
         // R45 step 2: the retry's respawn failed; the old PID is dropped and the route is Dead.
-        set_worker(router, pid, std::string(name), route, 0, event, out);
+        set_worker(router, pid, found, 0, event, out);
         route.state = RouteState::Dead;
         route.since = KeptWitness(event);
     }
@@ -478,7 +475,7 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const sim::Trac
     }
     route.state = RouteState::Running; // R13, R22, R45
     route.since = KeptWitness(event);
-    set_worker(router, pid, name, route, field_uint(event, trace::worker), event, out);
+    set_worker(router, pid, found, field_uint(event, trace::worker), event, out);
 }
 
 void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
@@ -512,7 +509,7 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
         route.state = *to;
         route.since = KeptWitness(event);
         if (worker != route.worker) {
-            set_worker(router, pid, name, route, worker, event, out);
+            set_worker(router, pid, found, worker, event, out);
         }
         return;
     }
@@ -534,7 +531,7 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
     }
     route.state = *to;
     route.since = KeptWitness(event);
-    set_worker(router, pid, name, route, worker, event, out);
+    set_worker(router, pid, found, worker, event, out);
 }
 
 // -- management ---------------------------------------------------------------------------
@@ -639,9 +636,9 @@ void RouteTracker::commit_admin(Router& router, std::uint64_t pid, const std::st
         route.since = KeptWitness(event);
     }
     if (prediction.worker == WorkerChange::New) {
-        set_worker(router, pid, name, route, router.fresh_spawn, event, out);
+        set_worker(router, pid, found, router.fresh_spawn, event, out);
     } else if (prediction.worker == WorkerChange::Clear) {
-        set_worker(router, pid, name, route, 0, event, out);
+        set_worker(router, pid, found, 0, event, out);
     }
 }
 

@@ -89,16 +89,22 @@ public:
     std::vector<Finding>& findings() { return findings_; }
 
     // -- commands ---------------------------------------------------------------------------
-    /// Applies one event; findings are appended to findings().
-    void on_event(const sim::TraceEvent& event) { on_event(event_kind_of(event.kind), event); }
-    /// on_event with the event's kind decoded. Inline: most events are takes by workers and
-    /// clients, turned away here without a call.
-    void on_event(EventKind kind, const sim::TraceEvent& event) {
-        if (kind == EventKind::Take &&
-            find_router(field_uint(event, layout::take::pid)) == nullptr) {
-            return;
+    /// Applies one event; findings are appended to findings(). Returns the router the event
+    /// made known (its spawn, a route_init), whose takes matter from then on, or 0.
+    std::uint64_t on_event(const sim::TraceEvent& event) {
+        return on_event(event_kind_of(event.kind), event);
+    }
+    /// on_event with the event's kind decoded. Inline: a take by a worker or a client is
+    /// turned away here, and a router's goes straight to on_take.
+    std::uint64_t on_event(EventKind kind, const sim::TraceEvent& event) {
+        if (kind == EventKind::Take) {
+            const std::uint64_t pid = field_uint(event, layout::take::pid);
+            if (Router* router = find_router(pid)) {
+                on_take(*router, pid, event, findings_);
+            }
+            return 0;
         }
-        on_event(kind, event, findings_);
+        return on_other(kind, event, findings_);
     }
 
 private:
@@ -147,7 +153,8 @@ private:
         bool lost = false;
     };
 
-    void on_event(EventKind kind, const sim::TraceEvent& event, std::vector<Finding>& out);
+    /// on_event past a take.
+    std::uint64_t on_other(EventKind kind, const sim::TraceEvent& event, std::vector<Finding>& out);
     bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
     /// The live router with this pid id, or nullptr. Most events name a worker or a client:
     /// ids outside the range routers ever had are turned away without a lookup.
@@ -166,7 +173,8 @@ private:
     Router& add_router(std::uint64_t pid);
     /// The route named by the event's `name` field, or routes.end().
     static RouteTable::iterator named_route(Router& router, const sim::TraceEvent& event);
-    void on_spawn(EventKind kind, const sim::TraceEvent& event);
+    /// Returns the pid of a router it adds, or 0.
+    std::uint64_t on_spawn(EventKind kind, const sim::TraceEvent& event);
     void on_exit(const sim::TraceEvent& event);
     void on_kill(const sim::TraceEvent& event);
     void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
@@ -192,7 +200,9 @@ private:
     void commit_admin(Router& router, std::uint64_t pid, const std::string& name,
                       const CallPrediction& prediction, const sim::TraceEvent& event,
                       std::vector<Finding>& out);
-    void set_worker(Router& router, std::uint64_t pid, const std::string& name, Route& route,
+    /// Records `worker` as the worker of route `self` (an iterator, which callers hold: no
+    /// second lookup by name).
+    void set_worker(Router& router, std::uint64_t pid, RouteTable::iterator self,
                     std::uint64_t worker, const sim::TraceEvent& event, std::vector<Finding>& out);
     void erase_route(Router& router, const std::string& name);
 

@@ -75,15 +75,10 @@ void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& eve
     if (!feeds_) {
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
-    tracker_->on_event(kind, event);
-    if (kind == EventKind::Spawn || kind == EventKind::RouteInit) {
-        // The two events by which the tracker learns of a router (RouteTracker::add_router).
-        const std::uint64_t pid = field_uint(event, kind == EventKind::Spawn
-                                                        ? FieldAt{trace::pid, 0}
-                                                        : FieldAt{trace::router, 0});
-        if (tracker_->has_router(pid)) {
-            follow_takes_of(pid);
-        }
+    // Every router the tracker holds was made known by an event that returned it here, so
+    // the set follows the takes of each.
+    if (const std::uint64_t router = tracker_->on_event(kind, event)) {
+        follow_takes_of(router);
     }
     if (!tracker_->findings().empty()) {
         hand_over_findings();
@@ -253,12 +248,15 @@ void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
     if (found == awaiting_.end()) {
         return;
     }
-    const Awaiting awaiting = *found;
-    *found = awaiting_.back();
-    awaiting_.pop_back();
-    if (!routed) {
-        return;
+    if (routed) {
+        check_routed(*found, router, event);
     }
+    *found = awaiting_.back(); // the wait ends
+    awaiting_.pop_back();
+}
+
+void KeyAffinity::check_routed(const Awaiting& awaiting, std::uint64_t router,
+                               const sim::TraceEvent& event) {
     const sim::TraceField* name_field = find_field(event, layout::route::name);
     const std::string_view name = detail::text_or_empty(name_field);
     // The hash, address and length of the route_key's name: the same text (is_kind's rule).
@@ -294,6 +292,7 @@ void AtomicInit::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
         if (!in_init_.empty()) {
             in_init_.clear();
         }
+        follow_every_take(false);
         return;
     }
     on_other(kind, event);
@@ -308,6 +307,7 @@ void AtomicInit::on_other(EventKind kind, const sim::TraceEvent& event) {
         }
         if (is_router_spawn(event)) {
             in_init_.try_emplace(pid);
+            follow_every_take(true); // the next take, by anyone, ends this Init
         }
     } else if (kind == EventKind::RouteInit) {
         auto found = in_init_.find(field_uint(event, trace::router));

@@ -148,6 +148,8 @@ private:
     // its route) returns after two comparisons.
     void on_route_key(const sim::TraceEvent& event);
     void on_awaited(EventKind kind, const sim::TraceEvent& event);
+    /// A route event against the route_key it ends: reports a route other than the key's.
+    void check_routed(const Awaiting& awaiting, std::uint64_t router, const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
@@ -163,6 +165,8 @@ private:
 /// spawned during that Init exits by the end of an idle run (R6).
 class AtomicInit final : public Monitor {
 public:
+    // Takes matter only while an Init is under way, and then every take (follow_every_take).
+    AtomicInit() { read_followed_takes_only(); }
     std::string_view name() const override { return "atomic_init"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;

@@ -422,6 +422,32 @@ TEST(AtomicInitMonitor, CatchesAWorkerLeftAliveAfterAFailedInit) {
     EXPECT_EQ(violation.witnesses[1].text.substr(0, 12), "spawn_failed");
 }
 
+// In a set, atomic_init reads takes only while an Init is under way (then every take, whoever
+// takes): a take by a process no monitor follows still ends the Init, and later takes are
+// spared. Were that take skipped, the later spawn_failed would count as the Init's failure
+// and leave worker <2> an orphan.
+TEST(AtomicInitMonitor, InASetReadsEveryTakeWhileAnInitIsUnderWay) {
+    HandTrace trace;
+    MonitorSet set;
+    set.add(std::make_unique<AtomicInit>());
+    trace.bus.add_sink(set);
+    trace.spawn(1, 0, "Router");
+    trace.spawn(2, 1);
+    trace.route_init(1, "a", 2);
+    trace.take(7, 10, main_queue, regular, 5); // ends router <1>'s Init: it succeeded
+    trace.spawn_failed(1, 0);                  // not its Init's failure
+    trace.spawn(3, 0, "Router");
+    trace.spawn(4, 3);
+    trace.spawn_failed(3, 0); // its Init failed: worker <4> must exit
+    trace.bus.remove_sink(set);
+    set.finish(trace.now, true);
+    const Monitor& monitor = *set.monitors()[0];
+    ASSERT_EQ(monitor.violations().size(), 1U);
+    EXPECT_EQ(monitor.violations()[0].explanation,
+              "router <3> failed its Init, but a route worker <4> it spawned during that Init is "
+              "still alive at the end of the run");
+}
+
 // -- counter_consistency ------------------------------------------------------------------
 
 TEST(CounterConsistencyMonitor, TallyMatchesInspectOnARealRun) {

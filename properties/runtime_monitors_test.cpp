@@ -554,20 +554,31 @@ TEST(MonitorSet, ResetKeepsTheKindIndex) {
 }
 
 // A monitor that reads the takes of the processes it follows only; a send names the process
-// to follow (its `from`).
+// to follow (its `from`). With `every_take_after_send`, a send also makes it read every take
+// until the next take it reads.
 class FollowedTakes final : public Monitor {
 public:
-    FollowedTakes() { read_followed_takes_only(); }
-    std::string_view name() const override { return "followed_takes"; }
+    explicit FollowedTakes(bool every_take_after_send = false)
+        : every_take_after_send_(every_take_after_send) {
+        read_followed_takes_only();
+    }
+    std::string_view name() const override {
+        return every_take_after_send_ ? "every_take_after_send" : "followed_takes";
+    }
     void on_event(const sim::TraceEvent& event) override {
         if (is_kind(event, trace::send)) {
             follow_takes_of(field_uint(event, trace::from));
+            follow_every_take(every_take_after_send_);
         } else if (is_kind(event, trace::take)) {
             takes.push_back(field_uint(event, trace::pid));
+            follow_every_take(false);
         }
     }
     void reset() override { takes.clear(); }
     std::vector<std::uint64_t> takes;
+
+private:
+    bool every_take_after_send_;
 };
 
 void emit_take(sim::TraceBus& bus, std::uint64_t pid) {
@@ -604,6 +615,31 @@ TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
     emit_take(bus, 5);
     bus.remove_sink(alone);
     EXPECT_EQ(alone.takes, std::vector<std::uint64_t>{5});
+}
+
+TEST(MonitorSet, PassesEveryTakeWhileAMonitorFollowsEveryTake) {
+    MonitorSet set;
+    auto every = std::make_unique<FollowedTakes>(true);
+    FollowedTakes& e = *every;
+    auto followed = std::make_unique<FollowedTakes>();
+    FollowedTakes& f = *followed;
+    set.add(std::move(every));
+    set.add(std::move(followed));
+    sim::TraceBus bus;
+    bus.add_sink(set);
+    emit_take(bus, 5); // nobody follows <5>: spared
+    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
+    emit_take(bus, 5); // after the send: every take reaches every monitor
+    emit_take(bus, 6); // spared again
+    emit_take(bus, 9); // followed by both
+    EXPECT_EQ(e.takes, (std::vector<std::uint64_t>{5, 9}));
+    EXPECT_EQ(f.takes, (std::vector<std::uint64_t>{5, 9}));
+    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
+    set.reset(); // a new run: no monitor follows every take
+    emit_take(bus, 5);
+    bus.remove_sink(set);
+    EXPECT_TRUE(e.takes.empty());
+    EXPECT_TRUE(f.takes.empty());
 }
 
 } // namespace
