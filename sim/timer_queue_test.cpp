@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -64,6 +65,44 @@ TEST(TimerQueue, FiresByDueThenRankThenPushOrderAndSkipsCancelled) {
     for (const std::uint64_t index : fired) {
         EXPECT_FALSE(queue.cancel(ids[index]));
     }
+}
+
+// A callback that schedules as it fires (a workload's chain) puts its new entry in the fired
+// one's place at the root: the order must be the same as for a separate pop and push.
+TEST(TimerQueue, TimersScheduledWhileFiringKeepTheOrder) {
+    TimerQueue queue;
+    std::set<std::tuple<std::int64_t, std::uint64_t, std::uint64_t>> model;
+    std::vector<std::uint64_t> fired;
+    std::uint64_t fired_count = 0;
+    std::uint64_t pushed = 0;
+    Prng prng(5);
+    // Pushes timer number `pushed` due at least at `now`. As it fires, a third of them
+    // schedule two more (the second a plain push), a third one more, a third none.
+    std::function<void(std::int64_t)> push_at = [&](std::int64_t now) {
+        const std::int64_t due = now + static_cast<std::int64_t>(prng.below(4));
+        const std::uint64_t rank = prng.below(3);
+        const std::uint64_t index = pushed++;
+        queue.push(due, rank, [&, index, due] {
+            fired.push_back(index);
+            for (std::uint64_t more = 2 - index % 3; more > 0 && pushed < 5'000; more--) {
+                push_at(due);
+            }
+        });
+        model.emplace(due, rank, index);
+    };
+    for (int i = 0; i < 20; i++) {
+        push_at(0);
+    }
+    while (!queue.empty()) {
+        const auto next = *model.begin();
+        ASSERT_EQ(queue.next_due_ns(), std::get<0>(next));
+        model.erase(model.begin());
+        ASSERT_TRUE(queue.fire_next(fired_count));
+        ASSERT_EQ(fired.back(), std::get<2>(next));
+        ASSERT_EQ(queue.live(), model.size());
+    }
+    EXPECT_TRUE(model.empty());
+    EXPECT_GT(pushed, 100U) << "the chains must have run";
 }
 
 TEST(TimerQueue, CapturesAreDestroyedOnceAtCancelAfterFiringOrWithTheQueue) {

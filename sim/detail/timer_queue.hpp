@@ -79,7 +79,8 @@ private:
 /// earlier push. The sequence number doubles as the timer's generation, so a TimerId of a
 /// fired or cancelled timer never matches a later timer in the same slot.
 /// Cost: push and pop are O(log n) moves of 32-byte entries; cancel is O(1) (the entry stays
-/// and is skipped when it comes up).
+/// and is skipped when it comes up). A timer that schedules another as it fires (a workload's
+/// chain) costs one sift: the new entry takes the fired one's place at the root.
 class TimerQueue {
 public:
     static constexpr std::int64_t never_ns = INT64_MAX;
@@ -134,20 +135,30 @@ public:
     /// event count). Precondition: !empty(). The callback runs in its slot, which stays
     /// reserved (and its TimerId stale) until the callback returns.
     bool fire_next(std::uint64_t& fired) {
-        const Entry entry = pop_entry();
-        Slot& held = slot_at(entry.slot);
-        RS_ASSERT(held.generation == entry.generation);
+        RS_ASSERT(!heap_.empty());
+        RS_ASSERT(!root_spent_); // not from inside a callback
+        const std::uint32_t slot = heap_.front().slot;
+        Slot& held = slot_at(slot);
+        RS_ASSERT(held.generation == heap_.front().generation);
         if (held.callback.empty()) {
-            release_slot(entry.slot);
+            (void)pop_entry();
+            release_slot(slot);
             return false;
         }
         held.generation = 0; // cancel() of the running timer finds nothing
         live_--;
         fired++;
+        // The entry stays at the root while its callback runs, spent: the first push takes
+        // its place there (see push_entry).
+        root_spent_ = true;
         held.callback();
         // The slot has not moved: slots live in fixed chunks.
         held.callback.reset();
-        release_slot(entry.slot);
+        if (root_spent_) {
+            root_spent_ = false;
+            (void)pop_entry();
+        }
+        release_slot(slot);
         return true;
     }
 
@@ -207,6 +218,12 @@ private:
     }
 
     [[gnu::always_inline]] void push_entry(const Entry& entry) {
+        if (root_spent_) {
+            // Replaces the fired entry: one sift down instead of its pop and this push.
+            root_spent_ = false;
+            sift_down(entry);
+            return;
+        }
         heap_.push_back(entry);
         // Sift up through a hole: parents move down, the new entry is written once.
         std::size_t at = heap_.size() - 1;
@@ -227,31 +244,36 @@ private:
         const Entry top = heap_.front();
         const Entry last = heap_.back();
         heap_.pop_back();
-        const std::size_t size = heap_.size();
-        if (size > 0) {
-            // Sift the last entry down from the root through a hole.
-            std::size_t at = 0;
-            while (true) {
-                std::size_t child = 2 * at + 1;
-                if (child >= size) {
-                    break;
-                }
-                if (child + 1 < size && before(heap_[child + 1], heap_[child])) {
-                    child++;
-                }
-                if (!before(heap_[child], last)) {
-                    break;
-                }
-                heap_[at] = heap_[child];
-                at = child;
-            }
-            heap_[at] = last;
-            next_due_ns_ = heap_.front().due_ns;
-            RS_ASSERT(next_due_ns_ >= top.due_ns);
-        } else {
+        if (heap_.empty()) {
             next_due_ns_ = never_ns;
+            return top;
         }
+        sift_down(last);
+        RS_ASSERT(next_due_ns_ >= top.due_ns);
         return top;
+    }
+
+    /// Puts `entry` in the root's place (which the caller has vacated) and sifts it down
+    /// through a hole. Precondition: !heap_.empty().
+    [[gnu::always_inline]] void sift_down(const Entry& entry) {
+        const std::size_t size = heap_.size();
+        std::size_t at = 0;
+        while (true) {
+            std::size_t child = 2 * at + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && before(heap_[child + 1], heap_[child])) {
+                child++;
+            }
+            if (!before(heap_[child], entry)) {
+                break;
+            }
+            heap_[at] = heap_[child];
+            at = child;
+        }
+        heap_[at] = entry;
+        next_due_ns_ = heap_.front().due_ns;
     }
 
     std::vector<Entry> heap_;
@@ -260,6 +282,7 @@ private:
     std::size_t live_ = 0;
     std::uint32_t slot_count_ = 0;
     std::uint32_t free_head_ = no_slot;
+    bool root_spent_ = false; // the root is the entry of the callback running now
     std::array<Slot, chunk_size> first_chunk_;
     std::vector<std::unique_ptr<Slot[]>> more_chunks_;
 };
