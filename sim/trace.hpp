@@ -77,9 +77,6 @@ private:
     std::uint32_t length_ = 0; // trace texts are short: names, reasons, printed values
     Type type_;
     bool premixed_ = false;
-    // Fills the word that length_, type_ and premixed_ share, so that a value with constant
-    // ones (every number) writes that word in one store.
-    std::uint16_t spare_ = 0;
 };
 
 /// One named field of an event. The key is referenced, not copied: keys are constants (or
