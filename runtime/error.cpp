@@ -80,6 +80,21 @@ std::string Error::name() const {
     return message();
 }
 
+std::string_view Error::name(std::string& scratch) const {
+    switch (kind_) {
+    case Kind::Named:
+        return ergo_name(static_cast<Err>(code_));
+    case Kind::Terminate:
+        return terminate_name(code_);
+    case Kind::Text:
+        return detail_->text;
+    case Kind::Wrapped:
+        break;
+    }
+    scratch = message();
+    return scratch;
+}
+
 bool Error::operator==(const Error& other) const {
     if (kind_ != other.kind_) {
         return false;

@@ -55,6 +55,9 @@ public:
     /// For reports: the Ergo spelling of named errors (`"gen.ErrBusy"`), the reason name of
     /// terminate reasons (`"normal"`), the text of others.
     std::string name() const;
+    /// name() with no copy: a constant or the error's own text; only a wrapped error's name
+    /// is built, in `scratch`. Valid while this error and `scratch` are.
+    std::string_view name(std::string& scratch) const;
 
     bool operator==(const Error& other) const;
 

@@ -28,6 +28,21 @@ TEST(Error, EqualityIsIdentityNotText) {
     EXPECT_EQ(Error::shutdown(), Error(TerminateReason::Shutdown));
 }
 
+// name(scratch) is name() without the copy: only a wrapped error's name is built, in scratch.
+TEST(Error, NameViewMatchesNameAndBuildsOnlyWrappedNames) {
+    const Error wrapped = Error::wrap("spawn route \"a\"", Error(Err::Timeout));
+    for (const Error& error : {Error(Err::ProcessUnknown), Error::kill(),
+                               Error::text("a text longer than a short string"), wrapped}) {
+        std::string scratch;
+        EXPECT_EQ(error.name(scratch), error.name());
+        EXPECT_EQ(scratch.empty(), !error.is_wrapped()) << error.name();
+    }
+    for (std::size_t i = 0; i < err_count; i++) {
+        std::string scratch;
+        EXPECT_EQ(Error(err_at(i)).name(scratch), Error(err_at(i)).name());
+    }
+}
+
 // Equality of every pair of distinct Err values is false, and of each with itself true.
 TEST(Error, EveryErrIsDistinct) {
     for (std::size_t i = 0; i < err_count; i++) {

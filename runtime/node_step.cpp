@@ -111,10 +111,11 @@ void Node::resume_call(Process& process) {
     } else {
         process.state_ = ProcessState::Running;
     }
-    const std::string outcome = result ? std::string("ok") : result.error().name();
+    std::string scratch;
+    const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
     world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
                                      {trace::ref, wait->ref.id},
-                                     {trace::outcome, std::string_view(outcome)}});
+                                     {trace::outcome, outcome}});
     process.flags_.in_step = true;
     const Status status = invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
     after_callback(process, status);
@@ -212,7 +213,8 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
     }
     const bool matches = caller->wait_ != nullptr && caller->wait_->ref == ref &&
                          !caller->wait_->result.has_value();
-    const std::string outcome = result ? std::string("ok") : result.error().name();
+    std::string scratch;
+    const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
     if (!matches) {
         // §2.4: a response nobody waits for is buffered, then discarded by the ref mismatch;
         // only a full buffer (10) is reported to the responder. While a call waits, the
@@ -234,7 +236,7 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
     world_.emit(trace::response, {{trace::from, from.id},
                                   {trace::to, to.id},
                                   {trace::ref, ref.id},
-                                  {trace::outcome, std::string_view(outcome)}});
+                                  {trace::outcome, outcome}});
     world_.cancel(caller->wait_->timer);
     caller->wait_->result = std::move(result);
     if (!caller->flags_.in_step && !caller->flags_.runnable) {

@@ -405,13 +405,14 @@ Status Router::finish_route(const MailboxMessage& message, Atom name, const Rout
         return ok();
     }
     counters_.failed++; // R18: exactly once per failed routing
-    const std::string reason_text = routed.reason->name();
+    std::string scratch;
+    const std::string_view reason_text = routed.reason->name(scratch);
     world.emit(trace::route, {{trace::router, self().id},
                               {trace::id, message.id},
                               {trace::name, trace::atom_value(name)},
                               {trace::resolution, resolution_failed},
                               {trace::worker, routed.worker.id},
-                              {trace::reason, std::string_view(reason_text)}});
+                              {trace::reason, reason_text}});
     return deliver_failure(message, name, *routed.reason);
 }
 

@@ -51,12 +51,13 @@ RouteResult Router::manage(Op op, Atom name, const std::function<RouteResult()>&
         // Documented profile, a call from outside between the router's steps.
         process().run_outside([&result, &body] { result = body(); });
     }
-    const std::string outcome = result ? std::string("ok") : result.error().name();
+    std::string scratch;
+    const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
     process().node().world().emit(trace::route_admin,
                                   {{trace::router, self().id},
                                    {trace::op, op_name(static_cast<std::uint8_t>(op))},
                                    {trace::name, trace::atom_value(name)},
-                                   {trace::result, std::string_view(outcome)}});
+                                   {trace::result, outcome}});
     return result;
 }
 

@@ -7,6 +7,11 @@
 #include "sim/assert.hpp"
 
 namespace routesim::sim {
+namespace {
+
+constexpr std::size_t decisions_reserved = 256;
+
+} // namespace
 
 std::string_view policy_name(Policy policy) {
     switch (policy) {
@@ -204,6 +209,9 @@ std::optional<TaskId> Scheduler::pick_ordered() {
     std::size_t index = 0;
     if (ordered_.size() >= 2) {
         index = choose_index();
+        if (decisions_.empty()) {
+            decisions_.reserve(decisions_reserved); // not 1, 2, 4, ... for a short run
+        }
         decisions_.push_back(static_cast<std::uint32_t>(index));
     }
     steps_++;

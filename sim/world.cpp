@@ -47,43 +47,15 @@ World::~World() {
 
 TimerId World::schedule_at(Instant due, std::function<void()> callback, TimerLane lane,
                            std::uint32_t order) {
-    RS_ASSERT(due >= now());
     RS_ASSERT(callback != nullptr);
-    std::uint32_t slot = 0;
-    if (!free_slots_.empty()) {
-        slot = free_slots_.back();
-        free_slots_.pop_back();
-    } else {
-        slot = static_cast<std::uint32_t>(timer_slots_.size());
-        timer_slots_.emplace_back();
-    }
-    const std::uint64_t generation = next_generation_++;
-    timer_slots_[slot] = TimerSlot{std::move(callback), generation, true};
-    const std::uint64_t rank = (static_cast<std::uint64_t>(lane) << 32) | order;
-    timers_.push(due, TimerRef{slot, generation}, rank);
-    timers_live_++;
-    return TimerId{slot, generation};
+    RS_ASSERT(due >= now());
+    return timers_.push(due.ns(), rank_of(lane, order), std::move(callback));
 }
 
 TimerId World::schedule_after(Duration delay, std::function<void()> callback, TimerLane lane,
                               std::uint32_t order) {
     RS_ASSERT(delay >= Duration::zero());
     return schedule_at(now() + delay, std::move(callback), lane, order);
-}
-
-bool World::cancel(TimerId timer) {
-    if (timer.slot >= timer_slots_.size()) {
-        return false;
-    }
-    TimerSlot& slot = timer_slots_[timer.slot];
-    if (!slot.live || slot.generation != timer.generation) {
-        return false;
-    }
-    // The heap entry stays and is skipped when popped; the slot is freed then.
-    slot.live = false;
-    slot.callback = nullptr;
-    timers_live_--;
-    return true;
 }
 
 void World::request_stop(std::string why) {
@@ -94,31 +66,11 @@ void World::request_stop(std::string why) {
     }
 }
 
-void World::drop_cancelled_head() {
-    while (!timers_.empty() && !timer_slots_[timers_.top().payload.slot].live) {
-        const auto entry = timers_.pop();
-        timer_slots_[entry.payload.slot] = TimerSlot{};
-        free_slots_.push_back(entry.payload.slot);
-    }
-}
-
 void World::fire_due_timers() {
-    while (!timers_.empty() && timers_.top().due.ns() <= now_ns_) {
-        const auto entry = timers_.pop();
-        TimerSlot& slot = timer_slots_[entry.payload.slot];
-        RS_ASSERT(slot.generation == entry.payload.generation);
-        const bool live = slot.live;
-        std::function<void()> callback = std::move(slot.callback);
-        slot = TimerSlot{};
-        free_slots_.push_back(entry.payload.slot);
-        if (!live) {
-            continue;
-        }
-        timers_live_--;
-        events_++;
-        callback();
-        if (stop_requested_ || events_ >= limits_.events_max) {
-            return;
+    // The empty test only matters at Instant::max(), next_due_ns() of an empty queue.
+    while (timers_.next_due_ns() <= now_ns_ && !timers_.empty()) {
+        if (timers_.fire_next(events_) && events_ >= events_stop_) {
+            return; // a stop request or the event limit
         }
     }
 }
@@ -164,7 +116,7 @@ RunOutcome World::run(std::optional<Instant> until) {
             continue;
         }
         // Nothing runnable at this instant: jump to the next due timer, if any.
-        drop_cancelled_head();
+        timers_.drop_cancelled_head();
         if (timers_.empty()) {
             if (until.has_value()) {
                 now_ns_ = std::max(now_ns_, end.ns());
@@ -174,7 +126,7 @@ RunOutcome World::run(std::optional<Instant> until) {
             }
             break;
         }
-        const Instant next = timers_.top().due;
+        const Instant next = Instant::from_ns(timers_.next_due_ns());
         if (next > end) {
             now_ns_ = end.ns();
             outcome.reason = StopReason::Until;

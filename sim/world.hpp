@@ -7,9 +7,9 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <vector>
+#include <type_traits>
 
-#include "sim/event_queue.hpp"
+#include "sim/detail/timer_queue.hpp"
 #include "sim/fault.hpp"
 #include "sim/prng.hpp"
 #include "sim/scheduler.hpp"
@@ -56,12 +56,6 @@ enum class TimerLane : std::uint8_t {
     Faults = 3,   ///< timed faults
 };
 
-/// Identifies a scheduled timer for cancellation.
-struct TimerId {
-    std::uint32_t slot = 0;
-    std::uint64_t generation = 0;
-};
-
 /// Why a run ended.
 enum class StopReason : std::uint8_t {
     Idle,         ///< nothing runnable and no timer due
@@ -106,7 +100,7 @@ public:
     /// A fresh child stream of the root seed, named by concern ("workload", "faults", ...).
     Prng stream(std::string_view name) const { return root_.fork(name); }
     /// Number of pending (not cancelled, not fired) timers.
-    std::size_t timers_pending() const { return timers_live_; }
+    std::size_t timers_pending() const { return timers_.live(); }
 
     // -- commands -----------------------------------------------------------------------
     /// The runner that executes a picked task. Must be set before run().
@@ -117,8 +111,26 @@ public:
                         TimerLane lane = TimerLane::Runtime, std::uint32_t order = 0);
     TimerId schedule_after(Duration delay, std::function<void()> callback,
                            TimerLane lane = TimerLane::Runtime, std::uint32_t order = 0);
+    /// The same for any other callable (a lambda): kept in the timer's slot as it is, with no
+    /// std::function around it (no allocation when its captures fit 56 bytes).
+    template <class Callback>
+        requires(std::is_invocable_r_v<void, std::decay_t<Callback>&> &&
+                 !std::is_same_v<std::decay_t<Callback>, std::function<void()>>)
+    TimerId schedule_at(Instant due, Callback&& callback, TimerLane lane = TimerLane::Runtime,
+                        std::uint32_t order = 0) {
+        RS_ASSERT(due.ns() >= now_ns_);
+        return timers_.push(due.ns(), rank_of(lane, order), std::forward<Callback>(callback));
+    }
+    template <class Callback>
+        requires(std::is_invocable_r_v<void, std::decay_t<Callback>&> &&
+                 !std::is_same_v<std::decay_t<Callback>, std::function<void()>>)
+    TimerId schedule_after(Duration delay, Callback&& callback,
+                           TimerLane lane = TimerLane::Runtime, std::uint32_t order = 0) {
+        RS_ASSERT(delay >= Duration::zero());
+        return schedule_at(now() + delay, std::forward<Callback>(callback), lane, order);
+    }
     /// Cancels a timer. Returns true when it had not fired yet.
-    bool cancel(TimerId timer);
+    bool cancel(TimerId timer) { return timers_.cancel(timer); }
     /// Emits a trace event at the current time.
     [[gnu::always_inline]] void emit(TraceKey kind, std::initializer_list<TraceField> fields) {
         trace_.emit(now(), kind, fields);
@@ -138,8 +150,7 @@ public:
         while (true) {
             events_++;
             step(task);
-            if (events_ >= events_stop_ ||
-                (!timers_.empty() && timers_.top().due.ns() <= now_ns_)) {
+            if (events_ >= events_stop_ || timers_.next_due_ns() <= now_ns_) {
                 return;
             }
             if (!scheduler_.pick(task)) {
@@ -149,19 +160,13 @@ public:
     }
 
 private:
-    struct TimerSlot {
-        std::function<void()> callback;
-        std::uint64_t generation = 0;
-        bool live = false;
-    };
-    struct TimerRef {
-        std::uint32_t slot;
-        std::uint64_t generation;
-    };
+    /// A timer's rank in its instant: lane, then order.
+    static std::uint64_t rank_of(TimerLane lane, std::uint32_t order) {
+        return (static_cast<std::uint64_t>(lane) << 32) | order;
+    }
     void fire_due_timers();
     /// Runs picked tasks until something needs the run loop; false when none was runnable.
     bool run_steps();
-    void drop_cancelled_head();
     bool limits_reached(RunOutcome& outcome) const;
 
     std::uint64_t seed_;
@@ -175,11 +180,7 @@ private:
     Scheduler scheduler_;
     FaultPlan faults_;
     StepRunner* runner_ = nullptr;
-    EventQueue<TimerRef> timers_;
-    std::vector<TimerSlot> timer_slots_;
-    std::vector<std::uint32_t> free_slots_;
-    std::uint64_t next_generation_ = 1;
-    std::size_t timers_live_ = 0;
+    detail::TimerQueue timers_;
     std::string stop_request_;
     bool stop_requested_ = false;
     AssertContext previous_context_;
