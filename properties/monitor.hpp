@@ -126,8 +126,8 @@ public:
     /// Stops `world` as soon as some monitor reports a violation.
     void stop_on_violation(sim::World& world) { world_ = &world; }
     /// Readies the set for another run: every monitor reset, no violation, no World to stop,
-    /// no process followed, no monitor following every take. The monitors, their sharing and the kind index stay (watches()
-    /// depends on neither events nor violations).
+    /// no process followed, no monitor following every take. The monitors, their sharing and
+    /// the kind index stay (watches() depends on neither events nor violations).
     void reset();
     void on_event(const sim::TraceEvent& event) override;
     void finish(sim::Instant end, bool idle);

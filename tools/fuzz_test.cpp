@@ -486,7 +486,8 @@ TEST(FuzzMonitorKit, RestartedRaceObserverCountsAndAimsAsAFreshOne) {
     for (const std::string& file : campaign_equivalence_files()) {
         const Loaded loaded = load(file);
         for (std::uint64_t index = 0; index < 30; index++) {
-            scenarios::RunSettings fresh = fuzz_settings(run_seed(13, index), policies[index % 2], std::nullopt);
+            scenarios::RunSettings fresh =
+                fuzz_settings(run_seed(13, index), policies[index % 2], std::nullopt);
             scenarios::RunSettings reused = fresh;
             reused.monitors = &kit;
             const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);

@@ -425,8 +425,8 @@ bool RaceObserver::call_routed(std::uint64_t router) {
     const bool is_call = behaviour != nullptr &&
                          behaviour->current().type == runtime::MailboxType::Request;
     if (options_.check_fresh) [[unlikely]] {
-        RS_ASSERT(is_call == (last_take_pid_ == router &&
-                              last_take_type_ == static_cast<std::uint64_t>(runtime::MailboxType::Request)));
+        constexpr auto request = static_cast<std::uint64_t>(runtime::MailboxType::Request);
+        RS_ASSERT(is_call == (last_take_pid_ == router && last_take_type_ == request));
     }
     return is_call;
 }

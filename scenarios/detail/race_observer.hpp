@@ -229,7 +229,8 @@ private:
     /// routes again or answers a management call: with a route_init, route_admin,
     /// route_pending or route_restart event naming the route, or an error log (a respawn that
     /// failed). drop_route and drop_router forget the answers such events may change (and a
-    /// router's at its exit), so that the routing events of a busy run read these instead of the route table.
+    /// router's at its exit), so that the routing events of a busy run read these instead of
+    /// the route table.
     /// Tests check them against the table (Options::check_fresh).
     std::vector<FreshState> fresh_;
     static constexpr std::size_t fresh_max = 32;

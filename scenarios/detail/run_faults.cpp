@@ -63,9 +63,10 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
         for (const auto& entry : children) {
             if (entry.pid == child) {
                 const std::string_view name = entry.spec.text();
-                const auto named = std::find_if(children.begin(), children.end(), [name](const auto& other) {
-                    return other.spec.text() == name && !other.pid.empty();
-                });
+                const auto named =
+                    std::find_if(children.begin(), children.end(), [name](const auto& other) {
+                        return other.spec.text() == name && !other.pid.empty();
+                    });
                 leads_back = leads_back && named != children.end() && named->pid == child;
                 return Segment{name.data(), name.size(), 0, false};
             }
@@ -186,9 +187,9 @@ void RunState::install_fault_hooks() {
             kit->observer_->restart(node_, harness_, scenario_, options, std::move(fire));
             kit->observer_reuses_++;
         } else {
-            auto made = std::make_unique<RaceObserver>(node_, harness_, scenario_, options, std::move(fire));
             std::unique_ptr<RaceObserver>& owner = kit != nullptr ? kit->observer_ : own_observer_;
-            owner = std::move(made);
+            owner = std::make_unique<RaceObserver>(node_, harness_, scenario_, options,
+                                                   std::move(fire));
         }
         observer_ = kit != nullptr ? kit->observer_.get() : own_observer_.get();
         observer_->set_tally(&tally_);
@@ -304,7 +305,8 @@ const Node* RunState::fault_worker(const Node& spec, const std::string& router,
         return found->second;
     }
     // The campaign's copy when it keeps one (the same value), else this run's own.
-    const Node* worker = harness_.cache != nullptr ? harness_.cache->fault_worker(spec, path) : nullptr;
+    const Node* worker =
+        harness_.cache != nullptr ? harness_.cache->fault_worker(spec, path) : nullptr;
     if (worker == nullptr) {
         own_fault_workers_.push_back(spec_under(spec, path));
         worker = own_fault_workers_.back().get();

@@ -34,14 +34,13 @@ void Tally::count(const sim::TraceEvent& event) {
     } else if (properties::is_kind(event, trace::route_restart)) {
         const std::uint64_t router = properties::field_uint(event, trace::router);
         const std::string_view name = properties::field_text(event, trace::name);
-        const std::uint64_t name_hash = sim::fnv1a64(name);
         for (Restarts& entry : restarts_) {
-            if (entry.router == router && entry.name_hash == name_hash && entry.name == name) {
+            if (entry.router == router && entry.name == name) {
                 entry.count++;
                 return;
             }
         }
-        restarts_.push_back(Restarts{router, name_hash, std::string(name), 1});
+        restarts_.push_back(Restarts{router, std::string(name), 1});
     }
 }
 

@@ -100,11 +100,10 @@ private:
     static constexpr std::uint64_t dense_max = std::uint64_t{1} << 20;
     std::vector<std::uint64_t> taken_dense_;
     std::map<std::uint64_t, std::uint64_t> taken_sparse_;
-    /// route_restart counts: a run restarts a few routes, so a list searched by name hash
-    /// (the trace value carries it) instead of a tree of strings.
+    /// route_restart counts: a run restarts a few routes, so a short list instead of a tree
+    /// of strings.
     struct Restarts {
         std::uint64_t router;
-        std::uint64_t name_hash;
         std::string name;
         std::uint64_t count;
     };
