@@ -75,7 +75,8 @@ std::string routing_table(const ReportPage& page, const scenarios::RouterSummary
         if (row != router.routes.end()) {
             const bool pending = row->state.starts_with("pending_");
             out += "<tr>" + cell(row->name) + cell(row->state, state_class(row->state)) +
-                   cell(row->pid.empty() ? "-" : row->pid, "event") +
+                   cell(row->pid.empty() ? "-" : row->pid + (row->exited ? " (exited)" : ""),
+                        row->exited ? "dead" : "event") +
                    cell(pending ? row->state.substr(8) : "-", pending ? "pending" : "") +
                    number_cell(row->restarts);
         } else {
@@ -185,7 +186,13 @@ std::string routers_section(const ReportPage& page) {
     for (const scenarios::RouterSummary& router : page.result->routers) {
         out += "<h3>" + escape(router.path) + " <code>" +
                escape(router.pid.empty() ? "never started" : router.pid) + "</code>" +
-               (router.alive ? "" : " <span class=\"dead\">not running</span>") + "</h3>";
+               (router.died_at.has_value()
+                    ? " <span class=\"dead\">died at " +
+                          escape(sim::format_instant(*router.died_at)) + ": " +
+                          escape(router.died_reason) + "; its last table</span>"
+                : router.alive ? ""
+                               : " <span class=\"dead\">not running</span>") +
+               "</h3>";
         out += routing_table(page, router);
         if (!router.route_failed.empty()) {
             out += "<p>MessageRouteFailed: <span class=\"bad\">" +

@@ -92,6 +92,17 @@ TEST(HtmlReport, ShowsRoutingTableAndHottestRoute) {
     EXPECT_NE(html.find("class=\"pending\""), std::string::npos); // the disable window
 }
 
+TEST(HtmlReport, DeadRouterShowsItsLastTableWithTimeAndReason) {
+    const Fixture fixture("dead-router");
+    const std::string html = render_html(fixture.page());
+    EXPECT_EQ(tag_balance_error(html), "");
+    EXPECT_NE(html.find("died at 2ms: kill; its last table"), std::string::npos);
+    // Its owned routes, not "(registry) not owned" rows, with the real counts.
+    EXPECT_EQ(html.find("(registry)"), std::string::npos);
+    EXPECT_NE(html.find("<td>a</td><td class=\"running\">running</td>"), std::string::npos);
+    EXPECT_NE(html.find("<td>r</td><td class=\"num\">3</td>"), std::string::npos);
+}
+
 TEST(HtmlReport, WithoutGraphvizSaysWhyInsteadOfThePicture) {
     const Fixture fixture("content-dispatch");
     const std::string html = render_html(fixture.page());

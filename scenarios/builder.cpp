@@ -146,6 +146,11 @@ public:
     }
 
     runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    /// Keeps the route table as it was at the end, for the summary of a router that died.
+    void terminate(const runtime::Error& reason) override {
+        harness_.router_last_tables[self().id] =
+            RouterLastTable{routes(), counters(), process().node().world().now(), reason.name()};
+    }
     CallReply handle_call(const runtime::PID& from, const runtime::Ref& ref,
                           const runtime::Message& request) override;
     std::string_view behavior_name() const override { return "router"; }
@@ -239,7 +244,8 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
     if (const auto* order = message.get<AdminOrder>()) {
         std::string result = perform_admin(harness_, *this, spec_, order->op, order->name, order->worker);
         if (order->action >= 0) {
-            harness_.admin_results[order->action] = result;
+            harness_.note_outcome(harness_.admin_results, order->action, result,
+                                  process().node().world().now());
         }
         return result;
     }

@@ -150,6 +150,16 @@ Harness::~Harness() {
     node_.set_take_panic_hook({});
 }
 
+void Harness::note_outcome(std::map<std::int64_t, TimedOutcome>& table, std::int64_t action,
+                           std::string result, sim::Instant at) {
+    RS_ASSERT(action >= 0);
+    RS_ASSERT(&table == &admin_results || &table == &call_results);
+    auto [entry, added] = table.try_emplace(action, TimedOutcome{std::move(result), at});
+    if (added && on_outcome) {
+        on_outcome(action, entry->second); // an action's outcome counts once, when it arrives
+    }
+}
+
 bool Harness::is_watched_kind(const Node& spec) {
     return spec.kind == NodeKind::Pool || spec.kind == NodeKind::Supervisor;
 }

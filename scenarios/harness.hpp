@@ -16,6 +16,7 @@
 
 #include "runtime/message.hpp"
 #include "runtime/node.hpp"
+#include "runtime/router.hpp"
 #include "scenarios/json_message.hpp"
 #include "scenarios/model.hpp"
 #include "sim/assert.hpp"
@@ -38,8 +39,6 @@ inline runtime::MessagePriority runtime_priority(Priority priority) {
 
 /// What happened to the processes of one topology node (all its incarnations).
 struct NodeStats {
-    /// Init attempts so far (for `init.fail_first`).
-    std::uint64_t inits = 0;
     /// `fail_spawns`: this many further spawns fail in Init.
     std::uint64_t fail_next = 0;
     /// Messages and calls handed to the behaviour, summed over incarnations.
@@ -53,6 +52,21 @@ struct ClientRecord {
     std::uint64_t received = 0;
     std::map<std::string, std::uint64_t> types;
     std::map<std::string, std::uint64_t> errors;
+};
+
+/// The outcome of a timeline action known after it was made ("ok" or an Ergo error name: an
+/// admin-path management call's result, a timeline call's outcome) and when it arrived.
+struct TimedOutcome {
+    std::string result;
+    sim::Instant at;
+};
+
+/// A router's route table and counters as they were when it terminated, and why it did.
+struct RouterLastTable {
+    std::vector<runtime::act::RouterRouteInfo> routes;
+    runtime::act::RouterCounters counters;
+    sim::Instant at;
+    std::string reason;
 };
 
 /// The classes of `faults.*.targets` a node belongs to.
@@ -199,6 +213,11 @@ public:
         return *entry.stats;
     }
     NodeStats& stats_by_path(const std::string& path) { return stats_[path]; }
+    /// Counts one more Init of `spec` and returns the count so far (1 for the first). Counted
+    /// per spec node, not per path: a worker spec given in an add_route / replace_route action
+    /// or admin message shares its path with the spec it replaces but counts its own Inits
+    /// from zero (scenario-format.md, `init.fail_first`).
+    std::uint64_t count_init(const Node& spec) { return ++entry_of(spec).inits; }
     const std::map<std::string, NodeStats>& all_stats() const { return stats_; }
     ClientRecord& client(const std::string& name) { return clients_[name]; }
     const std::map<std::string, ClientRecord>& clients() const { return clients_; }
@@ -261,10 +280,18 @@ public:
 
     /// Runtime target resolution, installed by the builder (it knows routers and pools).
     std::function<std::optional<runtime::PID>(std::string_view)> resolve;
-    /// Results of admin-path management calls by timeline action index ("ok" or an error).
-    std::map<std::int64_t, std::string> admin_results;
-    /// Outcomes of timeline calls by action index ("ok" or an error), known once they return.
-    std::map<std::int64_t, std::string> call_results;
+    /// Results of admin-path management calls by timeline action index, with the time the
+    /// router reported them.
+    std::map<std::int64_t, TimedOutcome> admin_results;
+    /// Outcomes of timeline calls by action index, known once they return.
+    std::map<std::int64_t, TimedOutcome> call_results;
+    /// Told of each of the two above as it arrives (the runner checks its `expect` then).
+    std::function<void(std::int64_t action, const TimedOutcome& outcome)> on_outcome;
+    /// Records an admin-path result or a call outcome of timeline action `action` at `at`.
+    void note_outcome(std::map<std::int64_t, TimedOutcome>& table, std::int64_t action,
+                      std::string result, sim::Instant at);
+    /// The last route table of each router process that terminated, by PID id.
+    std::map<std::uint64_t, RouterLastTable> router_last_tables;
     /// MessageRouteFailed counts: router node path -> error name -> count.
     std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
     /// Admin-path messages a router did not understand, by router node path.
@@ -303,6 +330,8 @@ private:
         const Node* spec = nullptr;
         const FaultClasses* classes = nullptr;
         NodeStats* stats = nullptr;
+        /// Init attempts of this spec node (count_init).
+        std::uint64_t inits = 0;
     };
     mutable std::vector<SpecEntry> spec_entries_;
     SpecEntry& entry_of(const Node& spec) const {
@@ -311,7 +340,7 @@ private:
                 return entry;
             }
         }
-        spec_entries_.push_back(SpecEntry{&spec, nullptr, nullptr});
+        spec_entries_.push_back(SpecEntry{&spec, nullptr, nullptr, 0});
         return spec_entries_.back();
     }
     struct Spawned {

@@ -86,6 +86,8 @@ enum class RouteState : std::uint8_t {
     PendingDisable,
     PendingReplace,
     PendingRemove,
+    /// Not in the table: removed, never added, or its router is gone.
+    Absent,
 };
 
 /// `run`: how the run is driven. Defaults are the spec's.

@@ -169,6 +169,9 @@ struct RouteRow {
     std::string state; ///< running, dead, disabled, pending_disable, ...
     std::string pid;
     std::uint64_t restarts = 0;
+    /// The recorded PID belongs to a process that has exited (a stale PID: its exit signal
+    /// was lost, R54), so the route's worker is dead although the table says running.
+    bool exited = false;
 };
 
 /// A router at the end of the run.
@@ -176,7 +179,13 @@ struct RouterSummary {
     std::string path;
     std::string pid;
     bool alive = false;
+    /// When the router's last incarnation terminated, and why; set only for a router that
+    /// died, whose `counters` and `routes` are then its last table.
+    std::optional<sim::Instant> died_at;
+    std::string died_reason;
     runtime::act::RouterCounters counters;
+    /// The route table: the live router's, or a dead router's last one. Routes that an
+    /// expectation names and the table does not hold follow with state "absent".
     std::vector<RouteRow> routes;
     std::map<std::string, std::uint64_t> route_failed;
 };

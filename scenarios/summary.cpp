@@ -32,9 +32,14 @@ void append_routers(std::string& out, const RunResult& result) {
     }
     out += "routers:\n";
     for (const RouterSummary& router : result.routers) {
-        out += "  " + router.path + " " + (router.pid.empty() ? "(never started)" : router.pid) +
-               (router.alive ? "" : " (not running)");
-        if (router.alive) {
+        out += "  " + router.path + " " + (router.pid.empty() ? "(never started)" : router.pid);
+        if (router.died_at.has_value()) {
+            out += " (died at " + sim::format_instant(*router.died_at) + ": " +
+                   router.died_reason + "; its last table)";
+        } else if (!router.alive) {
+            out += " (not running)";
+        }
+        if (router.alive || router.died_at.has_value()) {
             out += ": forwarded " + std::to_string(router.counters.forwarded) + ", discarded " +
                    std::to_string(router.counters.discarded) + ", failed " +
                    std::to_string(router.counters.failed) + ", restarts " +
@@ -47,7 +52,8 @@ void append_routers(std::string& out, const RunResult& result) {
         }
         for (const RouteRow& row : router.routes) {
             out += "    " + pad(row.name, width) + "  " + pad(row.state, 15) + "  " +
-                   pad(row.pid.empty() ? "-" : row.pid, 18) + "  restarts " +
+                   pad(row.pid.empty() ? "-" : row.pid + (row.exited ? " (exited)" : ""), 18) +
+                   "  restarts " +
                    std::to_string(row.restarts) + "\n";
         }
         if (!router.route_failed.empty()) {

@@ -27,10 +27,10 @@ std::string_view Worker::behavior_name() const {
 runtime::Status Worker::init(const runtime::Args&) {
     NodeStats& stats = harness_.stats(spec_);
     stats_ = &stats; // std::map nodes are stable: no lookup per message
-    stats.inits++;
+    const std::uint64_t inits = harness_.count_init(spec_);
     harness_.note_spawn(spec_, classes_, stats, self());
     const InitFailure& failure = spec_.behaviour.init;
-    if (failure.fail || stats.inits <= failure.fail_first) {
+    if (failure.fail || inits <= failure.fail_first) {
         return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
     }
     if (stats.fail_next > 0) {
@@ -231,7 +231,8 @@ runtime::Status Client::start_call(const CallOrder& order) {
     // A timeline call's outcome, for its `expect` (scenario-format.md `timeline`).
     const auto note_outcome = [&harness, action](const std::string& outcome) {
         if (action >= 0) {
-            harness.call_results[action] = outcome;
+            harness.note_outcome(harness.call_results, action, outcome,
+                                 harness.node().world().now());
         }
     };
     const auto target = harness_.resolve(order.to);

@@ -1,5 +1,7 @@
 // Runner internals: expectations, invariant verdicts and the end-of-run summary data.
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include <algorithm>
+
 #include "runtime/router.hpp"
 #include "scenarios/builder.hpp"
 #include "scenarios/detail/run_state.hpp"
@@ -27,17 +29,65 @@ std::string count_text(std::uint64_t value) {
     return std::to_string(value);
 }
 
+// An Inspect key the process did not report: say which keys it did report.
+std::string absent_key(const runtime::Inspection& values) {
+    std::string out = "<absent; reported:";
+    for (const auto& [key, value] : values) {
+        out += " " + key;
+    }
+    return out + (values.empty() ? " nothing>" : ">");
+}
+
 } // namespace
 
 void RunState::add_check(std::string what, std::string expected, std::string actual,
                          std::string pointer) {
     const bool ok = expected == actual;
+    add_check(std::move(what), std::move(expected), std::move(actual), std::move(pointer), ok);
+}
+
+void RunState::add_check(std::string what, std::string expected, std::string actual,
+                         std::string pointer, bool ok) {
     result_.checks.push_back(Check{std::move(what), std::move(expected), std::move(actual), ok,
                                    std::move(pointer), world_.now()});
 }
 
 std::optional<runtime::PID> RunState::live(const std::string& target) const {
-    return harness_.resolve(target);
+    // A route path resolves to the PID the route table records; when that worker exited and
+    // its exit signal was lost (R54), the PID is stale: the process it names is dead.
+    const auto pid = harness_.resolve(target);
+    if (!pid.has_value() || !is_live(*pid)) {
+        return std::nullopt;
+    }
+    return pid;
+}
+
+bool RunState::is_live(const runtime::PID& pid) const {
+    const runtime::Process* process = node_.find(pid);
+    return process != nullptr && process->is_alive();
+}
+
+std::uint64_t RunState::route_restarts(const std::string& router, std::string_view name) const {
+    const Node* spec = spec_of_target(router);
+    if (spec == nullptr || spec->kind != NodeKind::Router) {
+        const auto pid = harness_.resolve(router);
+        return pid ? tally_.restarts(pid->id, name) : 0;
+    }
+    return route_restarts(*spec, name);
+}
+
+std::uint64_t RunState::route_restarts(const Node& router, std::string_view name) const {
+    // scenario-format.md `expect.routes`: restarts over the whole run, every incarnation of
+    // the router, also after the route was removed or the router died.
+    const auto stats = harness_.all_stats().find(router.path);
+    if (stats == harness_.all_stats().end()) {
+        return 0;
+    }
+    std::uint64_t total = 0;
+    for (const runtime::PID& pid : stats->second.incarnations) {
+        total += tally_.restarts(pid.id, name);
+    }
+    return total;
 }
 
 const Node* RunState::spec_of_target(const std::string& target) const {
@@ -82,7 +132,8 @@ void RunState::evaluate(const Expect& expect) {
             std::string actual = "<" + target + " is not running>";
             if (values) {
                 auto found = values.value().find(key);
-                actual = found == values.value().end() ? "<absent>" : found->second;
+                actual = found == values.value().end() ? absent_key(values.value())
+                                                       : found->second;
             }
             add_check("inspect." + target + "." + key, expected, actual,
                       base + "/inspect" + token(target) + token(key));
@@ -99,19 +150,16 @@ void RunState::evaluate(const Expect& expect) {
                 info = router->route(runtime::Atom(name));
             }
             if (want.state.has_value()) {
-                const std::string actual = router == nullptr ? "<" + target + " is not running>"
-                                           : info ? route_state_name(*info)
-                                                  : std::string("absent");
-                add_check(where + ".state", std::string(spelling(*want.state)), actual,
-                          pointer + "/state");
+                // scenario-format.md: absent = not in the table, or its router is gone.
+                const std::string expected(spelling(*want.state));
+                const std::string actual = info ? route_state_name(*info) : std::string("absent");
+                add_check(where + ".state", expected,
+                          router == nullptr ? actual + " (" + target + " is not running)" : actual,
+                          pointer + "/state", expected == actual);
             }
             if (want.restarts.has_value()) {
-                std::uint64_t restarts = 0;
-                if (pid) {
-                    restarts = tally_.restarts(pid->id, name);
-                }
-                add_check(where + ".restarts", count_text(*want.restarts), count_text(restarts),
-                          pointer + "/restarts");
+                add_check(where + ".restarts", count_text(*want.restarts),
+                          count_text(route_restarts(target, name)), pointer + "/restarts");
             }
         }
     }
@@ -194,28 +242,59 @@ void RunState::summarise() {
         for (auto child = spec->children.rbegin(); child != spec->children.rend(); ++child) {
             stack.push_back(&*child);
         }
-        if (spec->kind != NodeKind::Router) {
+        if (spec->kind == NodeKind::Router) {
+            result_.routers.push_back(summarise_router(*spec));
+        }
+    }
+}
+
+RouterSummary RunState::summarise_router(const Node& spec) {
+    RouterSummary summary;
+    summary.path = spec.path;
+    summary.route_failed = harness_.route_failed[spec.path];
+    const auto& incarnations = harness_.stats(spec).incarnations;
+    if (!incarnations.empty()) {
+        const runtime::PID pid = incarnations.back();
+        summary.pid = runtime::to_string(pid);
+        runtime::act::Router* router = router_of(node_, pid);
+        summary.alive = router != nullptr;
+        const auto last = harness_.router_last_tables.find(pid.id);
+        std::vector<runtime::act::RouterRouteInfo> table;
+        if (router != nullptr) {
+            summary.counters = router->counters();
+            table = router->routes();
+        } else if (last != harness_.router_last_tables.end()) {
+            // A router that died: its last table, marked with when and why it died.
+            summary.died_at = last->second.at;
+            summary.died_reason = last->second.reason;
+            summary.counters = last->second.counters;
+            table = last->second.routes;
+        }
+        for (const auto& info : table) {
+            const std::string_view name = info.name.text();
+            summary.routes.push_back(RouteRow{std::string(name), route_state_name(info),
+                                              runtime::to_string(info.pid),
+                                              route_restarts(spec, name),
+                                              !info.pid.empty() && !is_live(info.pid)});
+        }
+    }
+    add_absent_rows(spec, summary);
+    return summary;
+}
+
+void RunState::add_absent_rows(const Node& router, RouterSummary& summary) const {
+    for (const auto& [target, routes] : scenario_.expect.routes) {
+        if (spec_of_target(target) != &router) {
             continue;
         }
-        RouterSummary summary;
-        summary.path = spec->path;
-        summary.route_failed = harness_.route_failed[spec->path];
-        const auto& incarnations = harness_.stats(*spec).incarnations;
-        if (!incarnations.empty()) {
-            const runtime::PID pid = incarnations.back();
-            summary.pid = runtime::to_string(pid);
-            runtime::act::Router* router = router_of(node_, pid);
-            summary.alive = router != nullptr;
-            if (router != nullptr) {
-                summary.counters = router->counters();
-                for (const auto& info : router->routes()) {
-                    summary.routes.push_back(RouteRow{
-                        std::string(info.name.text()), route_state_name(info),
-                        runtime::to_string(info.pid), tally_.restarts(pid.id, info.name.text())});
-                }
+        for (const auto& [name, want] : routes) {
+            const bool listed = std::any_of(summary.routes.begin(), summary.routes.end(),
+                                            [&](const RouteRow& row) { return row.name == name; });
+            if (!listed) {
+                summary.routes.push_back(
+                    RouteRow{name, "absent", "", route_restarts(router, name), false});
             }
         }
-        result_.routers.push_back(std::move(summary));
     }
 }
 

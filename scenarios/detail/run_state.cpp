@@ -66,6 +66,11 @@ RunResult RunState::execute() {
     result_.seed = world_.seed();
     result_.scheduler = world_.scheduler().policy();
     result_.semantics = settings_.semantics.value_or(scenario_.run.semantics);
+    // "via": "admin" results and timeline call outcomes are compared with `expect` at the
+    // virtual time they arrive, not when the run ends.
+    harness_.on_outcome = [this](std::int64_t index, const TimedOutcome& outcome) {
+        check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], outcome.result);
+    };
     build();
     schedule_workload();
     schedule_timeline();
@@ -74,14 +79,7 @@ RunResult RunState::execute() {
                                               : settings_.until.has_value() ? settings_.until
                                                                             : scenario_.run.until;
     result_.outcome = world_.run(until);
-    for (const auto& [index, actual] : harness_.admin_results) {
-        // "via": "admin": the outcome is compared with `expect` once the router reported it.
-        check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
-    }
-    for (const auto& [index, actual] : harness_.call_results) {
-        // Timeline calls: compared with `expect` once the call returned.
-        check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], actual);
-    }
+    harness_.on_outcome = nullptr;
     report_unresolved_calls();
     report_actions_not_reached();
     report_missed_pins();
@@ -97,7 +95,9 @@ RunResult RunState::execute() {
     if (settings_.summarise_passing || !result_.passed() || !result_.violations.empty()) {
         summarise();
         result_.decisions = world_.scheduler().decisions();
-        result_.admin_results = harness_.admin_results;
+        for (const auto& [index, outcome] : harness_.admin_results) {
+            result_.admin_results[index] = outcome.result;
+        }
         result_.clients = harness_.clients();
     }
     if (observer_) {
@@ -252,7 +252,7 @@ void RunState::call_from(const std::string& from, const std::string& to, runtime
     const std::string not_allowed(runtime::ergo_name(runtime::Err::NotAllowed));
     harness_.client(from).errors[not_allowed]++;
     if (action >= 0) {
-        harness_.call_results[action] = not_allowed;
+        harness_.note_outcome(harness_.call_results, action, not_allowed, world_.now());
     }
 }
 

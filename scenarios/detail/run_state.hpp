@@ -190,11 +190,24 @@ private:
     void report_actions_not_reached();
     void evaluate(const Expect& expect);
     void summarise();
+    RouterSummary summarise_router(const Node& spec);
     void add_check(std::string what, std::string expected, std::string actual,
                    std::string pointer);
+    /// The same, with the verdict given (the actual text may say more than the value).
+    void add_check(std::string what, std::string expected, std::string actual,
+                   std::string pointer, bool ok);
     const Node* spec_of_target(const std::string& target) const;
     std::uint64_t processed(const std::string& target) const;
+    /// The PID `target` resolves to when that process is alive (a stale PID is dead).
     std::optional<runtime::PID> live(const std::string& target) const;
+    bool is_live(const runtime::PID& pid) const;
+    /// Restarts of route `name` of the router `router` names, over all its incarnations.
+    std::uint64_t route_restarts(const std::string& router, std::string_view name) const;
+    /// The same for the router node `router` of the topology.
+    std::uint64_t route_restarts(const Node& router, std::string_view name) const;
+    /// Adds summary rows "absent" for the routes that `expect.routes` names at `router` and
+    /// its table lacks.
+    void add_absent_rows(const Node& router, RouterSummary& summary) const;
     void judge_invariants();
 
     const Scenario& scenario_;
