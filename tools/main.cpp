@@ -11,6 +11,7 @@
 #include "tools/demo.hpp"
 #include "tools/fuzz.hpp"
 #include "tools/report_command.hpp"
+#include "tools/run_flags.hpp"
 
 namespace {
 
@@ -95,7 +96,9 @@ int main(int argc, char** argv) {
     tools::RunArgs run_args;
     CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
     run->add_option("file", run_args.file, "Scenario file")->required();
-    run->add_option("--seed", run_args.seed, "Root seed (overrides run.seed)");
+    std::string run_flag_error;
+    tools::add_seed_flag(*run, "Root seed (overrides run.seed)",
+                         [&](std::uint64_t seed) { run_args.seed = seed; }, run_flag_error);
     run->add_option("--scheduler", run_args.scheduler, "fifo, random or pct")
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
     run->add_option("--semantics", run_args.semantics, "documented or upstream")
@@ -120,7 +123,9 @@ int main(int argc, char** argv) {
     fuzz->add_option("--runs", fuzz_args.runs, "Number of runs (default 1000, or unbounded with --time)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
     fuzz->add_option("--time", fuzz_args.time, "Wall-clock budget (\"30s\")");
-    fuzz->add_option("--seed", fuzz_args.seed, "Root seed; run i uses splitmix64(seed + i*gamma)");
+    std::string fuzz_flag_error;
+    tools::add_seed_flag(*fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
+                         [&](std::uint64_t seed) { fuzz_args.seed = seed; }, fuzz_flag_error);
     fuzz->add_option("--scheduler", fuzz_args.scheduler, "random or pct")
         ->check(CLI::IsMember({"random", "pct"}));
     fuzz->add_option("--semantics", fuzz_args.semantics, "documented or upstream")
@@ -148,6 +153,10 @@ int main(int argc, char** argv) {
             return run_demo_command(demo_args);
         }
         if (run->parsed()) {
+            if (!run_flag_error.empty()) {
+                std::cerr << "routesim run: " << run_flag_error << "\n";
+                return exit_bad_input;
+            }
             return run_report_dir.empty() ? tools::run_command(run_args)
                                           : tools::run_with_report(run_args, run_report_dir);
         }
@@ -155,6 +164,10 @@ int main(int argc, char** argv) {
             return tools::report_command(report_args);
         }
         if (fuzz->parsed()) {
+            if (!fuzz_flag_error.empty()) {
+                std::cerr << "routesim fuzz: " << fuzz_flag_error << "\n";
+                return exit_bad_input;
+            }
             if (fuzz_args.file.empty() == fuzz_args.merge.empty()) {
                 std::cerr << "routesim fuzz: give a scenario FILE, or --merge RESULTS...\n";
                 return exit_bad_input;

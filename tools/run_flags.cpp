@@ -1,0 +1,49 @@
+// Parsing the values of the shared run flags.
+// Part of tools/: may use every layer's public headers.
+#include "tools/run_flags.hpp"
+
+#include <charconv>
+
+#include <CLI/CLI.hpp>
+
+#include "scenarios/loader.hpp"
+#include "sim/trace.hpp"
+
+namespace routesim::tools {
+
+std::string quoted(std::string_view text) {
+    std::string out;
+    sim::append_json_string(out, text);
+    return out;
+}
+
+sim::Result<std::uint64_t, std::string> parse_seed(std::string_view text) {
+    const std::string expected =
+        "expected an integer from 0 to " + std::to_string(scenarios::run_seed_max) + ", got ";
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    // Digits only: a sign, a blank or a fraction is refused, never read in part.
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789") == text.npos;
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (!digits || error != std::errc{} || stop != end || value > scenarios::run_seed_max) {
+        return sim::fail(expected + quoted(text));
+    }
+    return value;
+}
+
+CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
+                           std::function<void(std::uint64_t)> store, std::string& error) {
+    return command.add_option_function<std::string>(
+        "--seed",
+        [store = std::move(store), &error](const std::string& text) {
+            auto seed = parse_seed(text);
+            if (!seed) {
+                error = error.empty() ? "--seed: " + seed.error() : error;
+                return;
+            }
+            store(seed.value());
+        },
+        std::string(description));
+}
+
+} // namespace routesim::tools
