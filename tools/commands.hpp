@@ -24,7 +24,8 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_failed = 1;
 inline constexpr int exit_bad_input = 2;
 
-/// Options of `routesim run`.
+/// Options of `routesim run`; all but `json` are shared with `routesim report`
+/// (tools/run_flags.hpp).
 struct RunArgs {
     std::string file;
     std::optional<std::uint64_t> seed;
@@ -35,9 +36,12 @@ struct RunArgs {
     bool json = false;
 };
 
-/// Extra work around one `routesim run` (the report of `--report`): trace sinks attached to
-/// the run, and a step after the normal output whose exit code wins when it is worse.
+/// Extra work around one `routesim run` (the report of `--report`): a step after the flags
+/// are checked and before the run (a code other than exit_ok stops there), trace sinks
+/// attached to the run, and a step after the normal output whose exit code wins when it is
+/// worse.
 struct RunHooks {
+    std::function<int()> before_run;
     std::vector<sim::TraceSink*> sinks;
     std::function<int(const scenarios::Scenario&, const scenarios::RunResult&)> after_run;
 };

@@ -94,26 +94,20 @@ int main(int argc, char** argv) {
     demo->add_option("--trace", demo_args.trace_path, "Write the trace as JSON Lines");
 
     tools::RunArgs run_args;
-    CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
-    run->add_option("file", run_args.file, "Scenario file")->required();
     std::string run_flag_error;
-    tools::add_seed_flag(*run, "Root seed (overrides run.seed)",
-                         [&](std::uint64_t seed) { run_args.seed = seed; }, run_flag_error);
-    run->add_option("--scheduler", run_args.scheduler, "fifo, random or pct")
-        ->check(CLI::IsMember({"fifo", "random", "pct"}));
-    run->add_option("--semantics", run_args.semantics, "documented or upstream")
-        ->check(CLI::IsMember({"documented", "upstream"}));
-    run->add_option("--until", run_args.until, "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left to do");
-    run->add_option("--trace", run_args.trace_path, "Write the trace as JSON Lines");
+    CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
+    tools::add_run_flags(*run, run_args, run_flag_error);
     run->add_flag("--json", run_args.json, "Print the result as JSON");
     std::string run_report_dir;
     run->add_option("--report", run_report_dir,
-                    "Also write the report of this run (index.html, topology.*, trace.json) to DIR");
+                    "Also write the report of this run (index.html, topology.*, trace.json) to "
+                    "DIR");
 
     tools::ReportArgs report_args;
+    std::string report_flag_error;
     CLI::App* report =
         app.add_subcommand("report", "Run a scenario and write its report (index.html, ...)");
-    report->add_option("file", report_args.file, "Scenario file")->required();
+    tools::add_run_flags(*report, report_args.run, report_flag_error);
     report->add_option("--out", report_args.out_dir, "Directory for the report files")->required();
 
     tools::FuzzArgs fuzz_args;
@@ -161,6 +155,10 @@ int main(int argc, char** argv) {
                                           : tools::run_with_report(run_args, run_report_dir);
         }
         if (report->parsed()) {
+            if (!report_flag_error.empty()) {
+                std::cerr << "routesim report: " << report_flag_error << "\n";
+                return exit_bad_input;
+            }
             return tools::report_command(report_args);
         }
         if (fuzz->parsed()) {

@@ -7,6 +7,7 @@
 #include "reports/report.hpp"
 #include "scenarios/loader.hpp"
 #include "sim/trace.hpp"
+#include "tools/run_setup.hpp"
 
 namespace routesim::tools {
 namespace {
@@ -29,30 +30,35 @@ int write(const std::string& dir, const scenarios::Scenario& scenario,
 } // namespace
 
 int report_command(const ReportArgs& args) {
-    auto loaded = scenarios::load_scenario_file(args.file);
-    if (!loaded) {
-        std::cerr << loaded.error().to_string() << "\n";
-        return exit_bad_input;
+    RunSetup setup("report");
+    if (const int code = setup.open(args.run); code != exit_ok) {
+        return code;
     }
     if (auto ready = reports::prepare_report_dir(args.out_dir); !ready) {
         std::cerr << "routesim report: " << ready.error() << "\n";
         return exit_bad_input;
     }
-    const scenarios::Scenario& scenario = loaded.value();
-    const reports::CollectedRun run = reports::run_collected(scenario);
+    const scenarios::Scenario& scenario = setup.scenario();
+    const reports::CollectedRun run = reports::run_collected(scenario, setup.settings());
+    if (const int code = setup.close(); code != exit_ok) {
+        return code;
+    }
     std::cout << "seed: " << run.result.seed << "\n";
     std::cout << "trace-hash: " << sim::format_hash(run.result.trace_hash) << "\n";
     std::cout << "verdict: " << (run.result.passed() ? "PASS" : "FAIL") << "\n";
-    return write(args.out_dir, scenario, run, args.file, std::cout);
+    return write(args.out_dir, scenario, run, args.run.file, std::cout);
 }
 
 int run_with_report(const RunArgs& args, const std::string& report_dir) {
-    if (auto ready = reports::prepare_report_dir(report_dir); !ready) {
-        std::cerr << "routesim run: --report: " << ready.error() << "\n";
-        return exit_bad_input;
-    }
     reports::TraceCollector collector;
     RunHooks hooks;
+    hooks.before_run = [&] {
+        if (auto ready = reports::prepare_report_dir(report_dir); !ready) {
+            std::cerr << "routesim run: --report: " << ready.error() << "\n";
+            return exit_bad_input;
+        }
+        return exit_ok;
+    };
     hooks.sinks.push_back(&collector);
     hooks.after_run = [&](const scenarios::Scenario& scenario, const scenarios::RunResult& result) {
         const reports::CollectedRun run{result, collector.facts()};

@@ -1,4 +1,4 @@
-// Parsing the values of the shared run flags.
+// The shared run flags and the parsing of their values.
 // Part of tools/: may use every layer's public headers.
 #include "tools/run_flags.hpp"
 
@@ -44,6 +44,23 @@ CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
             store(seed.value());
         },
         std::string(description));
+}
+
+void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
+    command.add_option("file", args.file, "Scenario file")->required();
+    add_seed_flag(command, "Root seed, 0 to 2^64-1 (overrides run.seed)",
+                  [&args](std::uint64_t seed) { args.seed = seed; }, error);
+    command
+        .add_option("--scheduler", args.scheduler, "fifo, random or pct (overrides run.scheduler)")
+        ->check(CLI::IsMember({"fifo", "random", "pct"}));
+    command
+        .add_option("--semantics", args.semantics,
+                    "documented or upstream (overrides run.semantics)")
+        ->check(CLI::IsMember({"documented", "upstream"}));
+    command.add_option("--until", args.until,
+                       "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left "
+                       "to do (overrides run.until)");
+    command.add_option("--trace", args.trace_path, "Write the trace as JSON Lines");
 }
 
 } // namespace routesim::tools

@@ -1,5 +1,5 @@
-// The values of the flags `routesim run`, `report` and `fuzz` share: --seed by run.seed's
-// rules, with the error text of a refused value.
+// The flags `routesim run` and `routesim report` share, defined once for both, and the
+// parsing of their values (--seed by run.seed's rules, also for `fuzz`).
 // Part of tools/: may use every layer's public headers.
 #pragma once
 
@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "sim/result.hpp"
+#include "tools/commands.hpp"
 
 namespace CLI {
 class App;
@@ -29,5 +30,10 @@ std::string quoted(std::string_view text);
 /// to print as `routesim <command>: <error>` and exit 2.
 CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
                            std::function<void(std::uint64_t)> store, std::string& error);
+
+/// Adds the scenario FILE and the run flags shared by `routesim run` and `routesim report`
+/// to `command`, storing into `args`: --seed, --scheduler, --semantics, --until, --trace.
+/// Values the parsers refuse leave their message in `error` (see add_seed_flag).
+void add_run_flags(CLI::App& command, RunArgs& args, std::string& error);
 
 } // namespace routesim::tools

@@ -1,0 +1,74 @@
+// Setting up the run of `routesim run` and `routesim report` from the shared flags.
+// Part of tools/: may use every layer's public headers.
+#include "tools/run_setup.hpp"
+
+#include <iostream>
+
+#include "scenarios/loader.hpp"
+#include "sim/trace.hpp"
+
+namespace routesim::tools {
+
+int RunSetup::fail(const std::string& message) const {
+    std::cerr << "routesim " << command_ << ": " << message << "\n";
+    return exit_bad_input;
+}
+
+int RunSetup::open(const RunArgs& args) {
+    RS_ASSERT(args_ == nullptr);
+    args_ = &args;
+    auto loaded = scenarios::load_scenario_file(args.file);
+    if (!loaded) {
+        std::cerr << loaded.error().to_string() << "\n";
+        return exit_bad_input;
+    }
+    scenario_.emplace(std::move(loaded).value());
+    settings_.seed = args.seed;
+    if (!args.scheduler.empty()) {
+        settings_.scheduler = scenarios::parse_spelling<sim::Policy>(args.scheduler);
+    }
+    if (!args.semantics.empty()) {
+        settings_.semantics = scenarios::parse_spelling<scenarios::Semantics>(args.semantics);
+    }
+    if (args.until == "idle") {
+        settings_.until_idle = true; // scenario-format.md: `until` is a time or "idle"
+    } else if (!args.until.empty()) {
+        auto until = sim::parse_duration(args.until);
+        if (!until) {
+            return fail("--until: " + until.error());
+        }
+        settings_.until = sim::Instant::zero() + until.value();
+    }
+    if (!args.trace_path.empty()) {
+        trace_file_.open(args.trace_path, std::ios::binary | std::ios::trunc);
+        if (!trace_file_) {
+            return fail("cannot open " + args.trace_path + " for writing");
+        }
+        trace_sink_ = std::make_unique<sim::JsonlSink>(trace_file_);
+        settings_.extra_sinks.push_back(trace_sink_.get());
+    }
+    return exit_ok;
+}
+
+const scenarios::Scenario& RunSetup::scenario() const {
+    RS_ASSERT(scenario_.has_value());
+    return *scenario_;
+}
+
+std::uint64_t RunSetup::seed() const {
+    return settings_.seed.value_or(scenario().run.seed);
+}
+
+int RunSetup::close() {
+    if (!trace_file_.is_open()) {
+        return exit_ok;
+    }
+    trace_file_.close();
+    if (!trace_file_) {
+        std::cerr << "routesim " << command_ << ": writing " << args_->trace_path << " failed\n";
+        return exit_failed;
+    }
+    return exit_ok;
+}
+
+} // namespace routesim::tools
