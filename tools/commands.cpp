@@ -74,7 +74,7 @@ nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios:
 
 int run_command(const RunArgs& args, const RunHooks& hooks) {
     RunSetup setup("run");
-    if (const int code = setup.open(args); code != exit_ok) {
+    if (const int code = setup.open(args, hooks.outputs); code != exit_ok) {
         return code;
     }
     if (hooks.before_run) {

@@ -36,11 +36,20 @@ struct RunArgs {
     bool json = false;
 };
 
+/// A file a command will write, with the flag that asked for it. Before a run, every output
+/// is checked against the input file and the other outputs (tools/run_setup.hpp).
+struct OutputFile {
+    std::string flag;
+    std::string path;
+};
+
 /// Extra work around one `routesim run` (the report of `--report`): a step after the flags
 /// are checked and before the run (a code other than exit_ok stops there), trace sinks
 /// attached to the run, and a step after the normal output whose exit code wins when it is
 /// worse.
 struct RunHooks {
+    /// More files the command writes besides --trace (the --report directory's).
+    std::vector<OutputFile> outputs;
     std::function<int()> before_run;
     std::vector<sim::TraceSink*> sinks;
     std::function<int(const scenarios::Scenario&, const scenarios::RunResult&)> after_run;

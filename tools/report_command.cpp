@@ -27,11 +27,23 @@ int write(const std::string& dir, const scenarios::Scenario& scenario,
     return exit_ok;
 }
 
+// The files a report writes into `dir` (reports::write_report and prepare_report_dir's
+// probe), and the directory itself, as outputs of `flag`.
+std::vector<OutputFile> report_outputs(const std::string& flag, const std::string& dir) {
+    std::vector<OutputFile> outputs{{flag, dir}};
+    for (const char* name : {"index.html", "topology.dot", "topology.svg", "topology.mmd",
+                             "trace.json", ".routesim-report-probe"}) {
+        outputs.push_back({flag, (std::filesystem::path(dir) / name).string()});
+    }
+    return outputs;
+}
+
 } // namespace
 
 int report_command(const ReportArgs& args) {
     RunSetup setup("report");
-    if (const int code = setup.open(args.run); code != exit_ok) {
+    if (const int code = setup.open(args.run, report_outputs("--out", args.out_dir));
+        code != exit_ok) {
         return code;
     }
     if (auto ready = reports::prepare_report_dir(args.out_dir); !ready) {
@@ -52,6 +64,7 @@ int report_command(const ReportArgs& args) {
 int run_with_report(const RunArgs& args, const std::string& report_dir) {
     reports::TraceCollector collector;
     RunHooks hooks;
+    hooks.outputs = report_outputs("--report", report_dir);
     hooks.before_run = [&] {
         if (auto ready = reports::prepare_report_dir(report_dir); !ready) {
             std::cerr << "routesim run: --report: " << ready.error() << "\n";

@@ -9,12 +9,50 @@
 
 namespace routesim::tools {
 
+namespace fs = std::filesystem;
+
+bool same_file(const fs::path& left, const fs::path& right) {
+    std::error_code error;
+    if (fs::exists(left, error) && fs::exists(right, error)) {
+        return fs::equivalent(left, right, error);
+    }
+    // At most one exists: the other would be created where the first already is only when
+    // their resolved paths agree.
+    const auto resolved = [](const fs::path& path) {
+        std::error_code ignored;
+        const fs::path absolute = fs::absolute(path, ignored).lexically_normal();
+        const fs::path canonical = fs::weakly_canonical(absolute, ignored);
+        return canonical.empty() ? absolute : canonical;
+    };
+    return resolved(left) == resolved(right);
+}
+
+sim::Result<void, std::string> check_outputs(const std::string& input,
+                                             const std::vector<OutputFile>& outputs) {
+    for (const OutputFile& output : outputs) {
+        if (same_file(output.path, input)) {
+            return sim::fail(output.flag + ": " + output.path +
+                             " would overwrite the input file " + input);
+        }
+    }
+    for (std::size_t later = 1; later < outputs.size(); later++) {
+        for (std::size_t earlier = 0; earlier < later; earlier++) {
+            if (same_file(outputs[later].path, outputs[earlier].path)) {
+                return sim::fail(outputs[later].flag + ": " + outputs[later].path +
+                                 " is also written by " + outputs[earlier].flag + " (" +
+                                 outputs[earlier].path + ")");
+            }
+        }
+    }
+    return {};
+}
+
 int RunSetup::fail(const std::string& message) const {
     std::cerr << "routesim " << command_ << ": " << message << "\n";
     return exit_bad_input;
 }
 
-int RunSetup::open(const RunArgs& args) {
+int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) {
     RS_ASSERT(args_ == nullptr);
     args_ = &args;
     auto loaded = scenarios::load_scenario_file(args.file);
@@ -38,6 +76,14 @@ int RunSetup::open(const RunArgs& args) {
             return fail("--until: " + until.error());
         }
         settings_.until = sim::Instant::zero() + until.value();
+    }
+    std::vector<OutputFile> written;
+    if (!args.trace_path.empty()) {
+        written.push_back({"--trace", args.trace_path});
+    }
+    written.insert(written.end(), outputs.begin(), outputs.end());
+    if (auto checked = check_outputs(args.file, written); !checked) {
+        return fail(checked.error());
     }
     if (!args.trace_path.empty()) {
         trace_file_.open(args.trace_path, std::ios::binary | std::ios::trunc);

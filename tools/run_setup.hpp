@@ -3,16 +3,29 @@
 // Part of tools/: may use every layer's public headers.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/runner.hpp"
 #include "tools/commands.hpp"
 
 namespace routesim::tools {
+
+/// True when `left` and `right` name the same file: by filesystem identity when both exist
+/// (hard links, symlinks, "./a" and "a"), else by their absolute, normalised paths with
+/// symlinks of the existing part resolved.
+bool same_file(const std::filesystem::path& left, const std::filesystem::path& right);
+
+/// Checks that no output is the input file and no two outputs are the same file. Error, for
+/// `routesim <command>: <error>`: `--flag: OUT would overwrite the input file IN` or
+/// `--flag: OUT is also written by --other (PATH)`.
+sim::Result<void, std::string> check_outputs(const std::string& input,
+                                             const std::vector<OutputFile>& outputs);
 
 /// Sets up a run from RunArgs, for the subcommands that share the run flags.
 class RunSetup {
@@ -22,9 +35,11 @@ public:
     RunSetup(const RunSetup&) = delete;
     RunSetup& operator=(const RunSetup&) = delete;
 
-    /// Loads `args.file`, checks the flags' values and opens the --trace file. Returns exit_ok,
-    /// or prints one error line and returns exit_bad_input; nothing has run either way.
-    int open(const RunArgs& args);
+    /// Loads `args.file`, checks the flags' values, refuses outputs (--trace and `outputs`,
+    /// the command's other files) that would overwrite the input or each other, and opens the
+    /// --trace file. Returns exit_ok, or prints one error line and returns exit_bad_input;
+    /// nothing has run or been written on that path.
+    int open(const RunArgs& args, const std::vector<OutputFile>& outputs = {});
 
     /// The loaded scenario; precondition: open() returned exit_ok.
     const scenarios::Scenario& scenario() const;
