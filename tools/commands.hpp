@@ -33,6 +33,8 @@ struct RunArgs {
     std::string semantics;  // empty: the scenario's
     std::string until;      // empty: the scenario's
     std::string trace_path; // empty: no trace file
+    /// --trace-max: the trace file stops before the line that would take it past this size.
+    std::uint64_t trace_bytes_max = std::uint64_t{1} << 30;
     bool json = false;
 };
 

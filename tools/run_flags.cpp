@@ -2,7 +2,9 @@
 // Part of tools/: may use every layer's public headers.
 #include "tools/run_flags.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 
 #include <CLI/CLI.hpp>
 
@@ -31,19 +33,50 @@ sim::Result<std::uint64_t, std::string> parse_seed(std::string_view text) {
     return value;
 }
 
-CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
-                           std::function<void(std::uint64_t)> store, std::string& error) {
+sim::Result<std::uint64_t, std::string> parse_size(std::string_view text) {
+    struct Unit {
+        std::string_view suffix;
+        std::uint64_t bytes;
+    };
+    static constexpr Unit units[] = {
+        {"", 1},          {"B", 1},           {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20},
+        {"GiB", 1ULL << 30}, {"TiB", 1ULL << 40}, {"kB", 1000},       {"MB", 1000'000},
+        {"GB", 1000'000'000}, {"TB", 1000'000'000'000}};
+    const std::size_t digits_end = std::min(text.find_first_not_of("0123456789"), text.size());
+    const std::string_view suffix = text.substr(digits_end);
+    std::uint64_t count = 0;
+    const auto [stop, error] = std::from_chars(text.data(), text.data() + digits_end, count);
+    const auto unit = std::find_if(std::begin(units), std::end(units),
+                                   [&](const Unit& known) { return known.suffix == suffix; });
+    if (digits_end == 0 || error != std::errc{} || unit == std::end(units) ||
+        count > UINT64_MAX / unit->bytes) {
+        return sim::fail("expected a size: an integer number of bytes, or an integer with a "
+                         "unit B, KiB, MiB, GiB, TiB, kB, MB, GB or TB (\"512MiB\"), got " +
+                         quoted(text));
+    }
+    return count * unit->bytes;
+}
+
+CLI::Option* add_parsed_flag(CLI::App& command, const ParsedFlag& flag,
+                             std::function<void(std::uint64_t)> store, std::string& error) {
     return command.add_option_function<std::string>(
-        "--seed",
-        [store = std::move(store), &error](const std::string& text) {
-            auto seed = parse_seed(text);
-            if (!seed) {
-                error = error.empty() ? "--seed: " + seed.error() : error;
+        flag.name,
+        [name = flag.name, parse = flag.parse, store = std::move(store),
+         &error](const std::string& text) {
+            auto value = parse(text);
+            if (!value) {
+                error = error.empty() ? name + ": " + value.error() : error;
                 return;
             }
-            store(seed.value());
+            store(value.value());
         },
-        std::string(description));
+        flag.description);
+}
+
+CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
+                           std::function<void(std::uint64_t)> store, std::string& error) {
+    return add_parsed_flag(command, {"--seed", std::string(description), parse_seed},
+                           std::move(store), error);
 }
 
 void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
@@ -61,6 +94,12 @@ void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
                        "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left "
                        "to do (overrides run.until)");
     command.add_option("--trace", args.trace_path, "Write the trace as JSON Lines");
+    add_parsed_flag(command,
+                    {"--trace-max",
+                     "Largest --trace file: bytes, or with a unit (512MiB, 1GiB, 2GB); "
+                     "default 1GiB. The trace stops there, the run goes on",
+                     parse_size},
+                    [&args](std::uint64_t bytes) { args.trace_bytes_max = bytes; }, error);
 }
 
 } // namespace routesim::tools

@@ -22,17 +22,34 @@ namespace routesim::tools {
 /// only, from 0 to the maximum. Error: `expected an integer from 0 to <max>, got "<text>"`.
 sim::Result<std::uint64_t, std::string> parse_seed(std::string_view text);
 
+/// Parses a --trace-max size: an integer number of bytes, or an integer with a unit B, KiB,
+/// MiB, GiB, TiB (powers of 1024) or kB, MB, GB, TB (powers of 1000): `512MiB`, `1GiB`.
+/// Error: `expected a size: ..., got "<text>"`; also for a size past 2^64-1 bytes.
+sim::Result<std::uint64_t, std::string> parse_size(std::string_view text);
+
 /// `"<text>"` with JSON escapes, for "got ..." in flag errors.
 std::string quoted(std::string_view text);
 
-/// Adds `--seed N` to `command`. A value parse_seed accepts goes to `store`; a refused one
-/// leaves `--seed: <why>` in `error` (unless an earlier flag's error is there), for the caller
-/// to print as `routesim <command>: <error>` and exit 2.
+/// A flag whose text value a parser turns into an integer.
+struct ParsedFlag {
+    std::string name;
+    std::string description;
+    std::function<sim::Result<std::uint64_t, std::string>(std::string_view)> parse;
+};
+
+/// Adds `flag` to `command`. A value the parser accepts goes to `store`; a refused one leaves
+/// `<name>: <why>` in `error` (unless an earlier flag's error is there), for the caller to
+/// print as `routesim <command>: <error>` and exit 2.
+CLI::Option* add_parsed_flag(CLI::App& command, const ParsedFlag& flag,
+                             std::function<void(std::uint64_t)> store, std::string& error);
+
+/// Adds `--seed N` (parse_seed) to `command`, as add_parsed_flag does.
 CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
                            std::function<void(std::uint64_t)> store, std::string& error);
 
 /// Adds the scenario FILE and the run flags shared by `routesim run` and `routesim report`
-/// to `command`, storing into `args`: --seed, --scheduler, --semantics, --until, --trace.
+/// to `command`, storing into `args`: --seed, --scheduler, --semantics, --until, --trace,
+/// --trace-max.
 /// Values the parsers refuse leave their message in `error` (see add_seed_flag).
 void add_run_flags(CLI::App& command, RunArgs& args, std::string& error);
 

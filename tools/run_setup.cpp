@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include "scenarios/loader.hpp"
-#include "sim/trace.hpp"
 
 namespace routesim::tools {
 
@@ -45,6 +44,37 @@ sim::Result<void, std::string> check_outputs(const std::string& input,
         }
     }
     return {};
+}
+
+CappedTraceSink::CappedTraceSink(std::ostream& out, std::uint64_t bytes_max)
+    : out_(out), bytes_max_(bytes_max), format_(line_) {}
+
+void CappedTraceSink::on_event(const sim::TraceEvent& event) {
+    if (stopped_) {
+        return;
+    }
+    line_.str({});
+    format_.on_event(event);
+    const std::string_view line = line_.view();
+    if (line.size() > bytes_max_ - bytes_) {
+        stopped_ = true;
+        stopped_seq_ = event.seq;
+        stopped_at_ = event.at;
+        return;
+    }
+    out_ << line;
+    bytes_ += line.size();
+    RS_ASSERT(bytes_ <= bytes_max_);
+}
+
+std::uint64_t CappedTraceSink::stopped_seq() const {
+    RS_ASSERT(stopped_);
+    return stopped_seq_;
+}
+
+sim::Instant CappedTraceSink::stopped_at() const {
+    RS_ASSERT(stopped_);
+    return stopped_at_;
 }
 
 int RunSetup::fail(const std::string& message) const {
@@ -90,7 +120,7 @@ int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) 
         if (!trace_file_) {
             return fail("cannot open " + args.trace_path + " for writing");
         }
-        trace_sink_ = std::make_unique<sim::JsonlSink>(trace_file_);
+        trace_sink_ = std::make_unique<CappedTraceSink>(trace_file_, args.trace_bytes_max);
         settings_.extra_sinks.push_back(trace_sink_.get());
     }
     return exit_ok;
@@ -113,6 +143,12 @@ int RunSetup::close() {
     if (!trace_file_) {
         std::cerr << "routesim " << command_ << ": writing " << args_->trace_path << " failed\n";
         return exit_failed;
+    }
+    if (trace_sink_->stopped()) {
+        std::cerr << "routesim " << command_ << ": trace stopped at " << args_->trace_bytes_max
+                  << " bytes (--trace-max) at event " << trace_sink_->stopped_seq()
+                  << ", virtual time " << sim::format_instant(trace_sink_->stopped_at())
+                  << "; the run went on\n";
     }
     return exit_ok;
 }

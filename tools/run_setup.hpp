@@ -7,11 +7,13 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "scenarios/runner.hpp"
+#include "sim/trace.hpp"
 #include "tools/commands.hpp"
 
 namespace routesim::tools {
@@ -26,6 +28,33 @@ bool same_file(const std::filesystem::path& left, const std::filesystem::path& r
 /// `--flag: OUT is also written by --other (PATH)`.
 sim::Result<void, std::string> check_outputs(const std::string& input,
                                              const std::vector<OutputFile>& outputs);
+
+/// The --trace file's sink: JSON Lines as sim::JsonlSink writes them, up to a size. The first
+/// line that would take the file past `bytes_max` is not written, nor any line after it, so
+/// the file ends with a whole line; the run itself (and its trace hash) goes on unchanged.
+class CappedTraceSink final : public sim::TraceSink {
+public:
+    CappedTraceSink(std::ostream& out, std::uint64_t bytes_max);
+    void on_event(const sim::TraceEvent& event) override;
+
+    /// Bytes written so far (at most bytes_max).
+    std::uint64_t bytes() const { return bytes_; }
+    /// True once an event was left out.
+    bool stopped() const { return stopped_; }
+    /// The sequence number and time of the first event left out; precondition: stopped().
+    std::uint64_t stopped_seq() const;
+    sim::Instant stopped_at() const;
+
+private:
+    std::ostream& out_;
+    std::uint64_t bytes_max_;
+    std::ostringstream line_;
+    sim::JsonlSink format_;
+    std::uint64_t bytes_ = 0;
+    bool stopped_ = false;
+    std::uint64_t stopped_seq_ = 0;
+    sim::Instant stopped_at_;
+};
 
 /// Sets up a run from RunArgs, for the subcommands that share the run flags.
 class RunSetup {
@@ -49,8 +78,8 @@ public:
     /// extra_sinks (add more sinks to the copy).
     const scenarios::RunSettings& settings() const { return settings_; }
 
-    /// Finishes the --trace file after the run. Returns exit_failed when writing it failed
-    /// (with one line on stderr), exit_ok otherwise.
+    /// Finishes the --trace file after the run; says on stderr where --trace-max stopped it.
+    /// Returns exit_failed when writing it failed (with one line on stderr), else exit_ok.
     int close();
 
 private:
@@ -61,7 +90,7 @@ private:
     std::optional<scenarios::Scenario> scenario_;
     scenarios::RunSettings settings_;
     std::ofstream trace_file_;
-    std::unique_ptr<sim::TraceSink> trace_sink_;
+    std::unique_ptr<CappedTraceSink> trace_sink_;
 };
 
 } // namespace routesim::tools
