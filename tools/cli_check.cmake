@@ -23,7 +23,7 @@ endfunction()
 
 function(expect_hash prefix)
     string(REGEX MATCH "trace-hash: ([0-9a-f]+)" found "${${prefix}_out}")
-    if(CMAKE_MATCH_1 STREQUAL "")
+    if("${found}" STREQUAL "")
         message(FATAL_ERROR "no trace-hash in the output of ${prefix}:\n${${prefix}_out}"
                             "${${prefix}_err}")
     endif()

@@ -35,6 +35,7 @@ struct RunArgs {
     std::string trace_path; // empty: no trace file
     /// --trace-max: the trace file stops before the line that would take it past this size.
     std::uint64_t trace_bytes_max = std::uint64_t{1} << 30;
+    std::string save_repro; // empty: no reproducer file
     bool json = false;
 };
 

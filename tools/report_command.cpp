@@ -7,6 +7,7 @@
 #include "reports/report.hpp"
 #include "scenarios/loader.hpp"
 #include "sim/trace.hpp"
+#include "tools/run_flags.hpp"
 #include "tools/run_setup.hpp"
 
 namespace routesim::tools {
@@ -14,8 +15,10 @@ namespace {
 
 // Writes the report of a finished run; returns the exit code of that step.
 int write(const std::string& dir, const scenarios::Scenario& scenario,
-          const reports::CollectedRun& run, const std::string& source, std::ostream& out) {
-    auto files = reports::write_report(dir, scenario, run, reports::ReportOptions{.source = source});
+          const reports::CollectedRun& run, const RunArgs& args, std::ostream& out) {
+    const reports::ReportOptions options{.source = args.file,
+                                         .replay = replay_command(args, run.result.seed)};
+    auto files = reports::write_report(dir, scenario, run, options);
     if (!files) {
         std::cerr << "routesim report: " << files.error() << "\n";
         return exit_failed;
@@ -58,7 +61,7 @@ int report_command(const ReportArgs& args) {
     std::cout << "seed: " << run.result.seed << "\n";
     std::cout << "trace-hash: " << sim::format_hash(run.result.trace_hash) << "\n";
     std::cout << "verdict: " << (run.result.passed() ? "PASS" : "FAIL") << "\n";
-    return write(args.out_dir, scenario, run, args.run.file, std::cout);
+    return write(args.out_dir, scenario, run, args.run, std::cout);
 }
 
 int run_with_report(const RunArgs& args, const std::string& report_dir) {
@@ -75,7 +78,7 @@ int run_with_report(const RunArgs& args, const std::string& report_dir) {
     hooks.sinks.push_back(&collector);
     hooks.after_run = [&](const scenarios::Scenario& scenario, const scenarios::RunResult& result) {
         const reports::CollectedRun run{result, collector.facts()};
-        return write(report_dir, scenario, run, args.file, std::cerr);
+        return write(report_dir, scenario, run, args, std::cerr);
     };
     return run_command(args, hooks);
 }

@@ -79,6 +79,33 @@ CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
                            std::move(store), error);
 }
 
+std::string shell_word(std::string_view text) {
+    constexpr std::string_view plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_-+=.,/:@%";
+    if (!text.empty() && text.find_first_not_of(plain) == std::string_view::npos) {
+        return std::string(text);
+    }
+    std::string out = "'";
+    for (const char c : text) {
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return out + "'";
+}
+
+std::string replay_command(const RunArgs& args, std::uint64_t seed) {
+    std::string out = "routesim run " + shell_word(args.file) + " --seed " + std::to_string(seed);
+    const std::pair<std::string_view, const std::string*> overrides[] = {
+        {"--scheduler", &args.scheduler},
+        {"--semantics", &args.semantics},
+        {"--until", &args.until}};
+    for (const auto& [flag, value] : overrides) {
+        if (!value->empty()) {
+            out += " " + std::string(flag) + " " + shell_word(*value);
+        }
+    }
+    return out;
+}
+
 void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
     command.add_option("file", args.file, "Scenario file")->required();
     add_seed_flag(command, "Root seed, 0 to 2^64-1 (overrides run.seed)",
@@ -100,6 +127,9 @@ void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
                      "default 1GiB. The trace stops there, the run goes on",
                      parse_size},
                     [&args](std::uint64_t bytes) { args.trace_bytes_max = bytes; }, error);
+    command.add_option("--save-repro", args.save_repro,
+                       "Write the scenario with this run's seed, scheduler, semantics and until "
+                       "pinned in its run section, so that `routesim run FILE` replays it");
 }
 
 } // namespace routesim::tools

@@ -47,9 +47,18 @@ CLI::Option* add_parsed_flag(CLI::App& command, const ParsedFlag& flag,
 CLI::Option* add_seed_flag(CLI::App& command, std::string_view description,
                            std::function<void(std::uint64_t)> store, std::string& error);
 
+/// `text` as one shell word: unchanged when it holds only characters no shell treats
+/// specially, else in single quotes (a quote inside written as '\'').
+std::string shell_word(std::string_view text);
+
+/// The complete command line that replays a run of `args` with `seed`: `routesim run FILE
+/// --seed N`, then every flag that changed the run (--scheduler, --semantics, --until) as
+/// given. Outputs (--trace, --report, ...) are left out: they do not change the run.
+std::string replay_command(const RunArgs& args, std::uint64_t seed);
+
 /// Adds the scenario FILE and the run flags shared by `routesim run` and `routesim report`
 /// to `command`, storing into `args`: --seed, --scheduler, --semantics, --until, --trace,
-/// --trace-max.
+/// --trace-max, --save-repro.
 /// Values the parsers refuse leave their message in `error` (see add_seed_flag).
 void add_run_flags(CLI::App& command, RunArgs& args, std::string& error);
 

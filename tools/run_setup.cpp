@@ -4,6 +4,8 @@
 
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "scenarios/loader.hpp"
 
 namespace routesim::tools {
@@ -77,6 +79,24 @@ sim::Instant CappedTraceSink::stopped_at() const {
     return stopped_at_;
 }
 
+sim::Result<std::string, std::string> pinned_scenario(std::string_view text,
+                                                      const scenarios::Scenario& scenario,
+                                                      const scenarios::RunSettings& settings) {
+    nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+    if (document.is_discarded() || !document.is_object()) {
+        return sim::fail(std::string("the scenario is not a JSON object"));
+    }
+    nlohmann::json& run = document["run"];
+    run["seed"] = settings.seed.value_or(scenario.run.seed);
+    run["scheduler"] = scenarios::spelling(settings.scheduler.value_or(scenario.run.scheduler));
+    run["semantics"] = scenarios::spelling(settings.semantics.value_or(scenario.run.semantics));
+    const std::optional<sim::Instant> until =
+        settings.until_idle ? std::nullopt
+                            : (settings.until ? settings.until : scenario.run.until);
+    run["until"] = until ? sim::format_instant(*until) : std::string("idle");
+    return document.dump(2) + "\n";
+}
+
 int RunSetup::fail(const std::string& message) const {
     std::cerr << "routesim " << command_ << ": " << message << "\n";
     return exit_bad_input;
@@ -111,9 +131,15 @@ int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) 
     if (!args.trace_path.empty()) {
         written.push_back({"--trace", args.trace_path});
     }
+    if (!args.save_repro.empty()) {
+        written.push_back({"--save-repro", args.save_repro});
+    }
     written.insert(written.end(), outputs.begin(), outputs.end());
     if (auto checked = check_outputs(args.file, written); !checked) {
         return fail(checked.error());
+    }
+    if (const int code = save_repro(); code != exit_ok) {
+        return code;
     }
     if (!args.trace_path.empty()) {
         trace_file_.open(args.trace_path, std::ios::binary | std::ios::trunc);
@@ -122,6 +148,26 @@ int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) 
         }
         trace_sink_ = std::make_unique<CappedTraceSink>(trace_file_, args.trace_bytes_max);
         settings_.extra_sinks.push_back(trace_sink_.get());
+    }
+    return exit_ok;
+}
+
+int RunSetup::save_repro() const {
+    if (args_->save_repro.empty()) {
+        return exit_ok;
+    }
+    std::ifstream in(args_->file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto pinned = pinned_scenario(text.str(), scenario(), settings_);
+    if (!in || !pinned) {
+        return fail("--save-repro: cannot read " + args_->file + " again");
+    }
+    std::ofstream out(args_->save_repro, std::ios::binary | std::ios::trunc);
+    out << pinned.value();
+    out.close();
+    if (!out) {
+        return fail("--save-repro: cannot write " + args_->save_repro);
     }
     return exit_ok;
 }

@@ -56,6 +56,14 @@ private:
     sim::Instant stopped_at_;
 };
 
+/// The scenario document `text` with the run's settings pinned in its `run` section: `seed`,
+/// `scheduler`, `semantics` and `until` ("idle" or a duration) as `settings` make them for
+/// `scenario` (the flags' overrides, else the file's values). Loading the result and running
+/// it without flags gives the same run. Error: the text is not JSON.
+sim::Result<std::string, std::string> pinned_scenario(std::string_view text,
+                                                      const scenarios::Scenario& scenario,
+                                                      const scenarios::RunSettings& settings);
+
 /// Sets up a run from RunArgs, for the subcommands that share the run flags.
 class RunSetup {
 public:
@@ -65,8 +73,8 @@ public:
     RunSetup& operator=(const RunSetup&) = delete;
 
     /// Loads `args.file`, checks the flags' values, refuses outputs (--trace and `outputs`,
-    /// the command's other files) that would overwrite the input or each other, and opens the
-    /// --trace file. Returns exit_ok, or prints one error line and returns exit_bad_input;
+    /// the command's other files) that would overwrite the input or each other, writes the
+    /// --save-repro file and opens the --trace file. Returns exit_ok, or prints one error line and returns exit_bad_input;
     /// nothing has run or been written on that path.
     int open(const RunArgs& args, const std::vector<OutputFile>& outputs = {});
 
@@ -84,6 +92,7 @@ public:
 
 private:
     int fail(const std::string& message) const;
+    int save_repro() const;
 
     std::string command_;
     const RunArgs* args_ = nullptr;
