@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "sim/scheduler.hpp"
 #include "sim/trace.hpp"
@@ -73,15 +75,29 @@ int run_demo_command(const DemoArgs& args) {
     return result.outcome.failed() ? exit_failed : exit_ok;
 }
 
+// The end of every subcommand's --help: what its exit codes mean and where the scenario
+// format is written down.
+std::string help_footer(std::string_view exit_codes) {
+    return "Exit codes: " + std::string(exit_codes) +
+           "; 2 invalid input (a bad flag or scenario file: one line on stderr).\n"
+           "Scenario format: README.md (\"The CLI\") and the JSON Schema "
+           "scenarios/schema/scenario.schema.json.";
+}
+
+constexpr std::string_view exit_codes_run =
+    "0 pass (every expectation and invariant held); 1 an expectation, invariant or limit failed";
+
 } // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"routesim: deterministic simulator for Ergo-style actor routing topologies"};
     app.set_version_flag("--version", std::string("routesim ") + ROUTESIM_VERSION);
     app.require_subcommand(1);
+    app.footer(help_footer(exit_codes_run));
 
     DemoArgs demo_args;
     CLI::App* demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
+    demo->footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
     demo->add_option("--seed", demo_args.seed, "Root seed");
     demo->add_option("--scheduler", demo_args.scheduler, "fifo, random or pct")
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
@@ -97,22 +113,30 @@ int main(int argc, char** argv) {
     std::string run_flag_error;
     CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
     tools::add_run_flags(*run, run_args, run_flag_error);
+    run->footer(help_footer(exit_codes_run));
     run->add_flag("--json", run_args.json, "Print the result as JSON");
     std::string run_report_dir;
     run->add_option("--report", run_report_dir,
                     "Also write the report of this run (index.html, topology.*, trace.json) to "
-                    "DIR");
+                    "DIR")
+        ->type_name("DIR");
 
     tools::ReportArgs report_args;
     std::string report_flag_error;
     CLI::App* report =
         app.add_subcommand("report", "Run a scenario and write its report (index.html, ...)");
     tools::add_run_flags(*report, report_args.run, report_flag_error);
-    report->add_option("--out", report_args.out_dir, "Directory for the report files")->required();
+    report->footer(help_footer("0 the report was written (whatever the run's verdict, which it "
+                               "prints); 1 writing a file failed"));
+    report->add_option("--out", report_args.out_dir, "Directory for the report files")
+        ->required()
+        ->type_name("DIR");
 
     tools::FuzzArgs fuzz_args;
     CLI::App* fuzz = app.add_subcommand(
         "fuzz", "Fuzz a scenario (seeds, schedules, aimed faults); shrink failures to reproducers");
+    fuzz->footer(help_footer("0 no run failed; 1 a run failed (its reproducer is written) or a "
+                             "worker process died"));
     fuzz->add_option("file", fuzz_args.file, "Scenario file");
     fuzz->add_option("--runs", fuzz_args.runs, "Number of runs (default 1000, or unbounded with --time)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
@@ -134,6 +158,7 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> validate_files;
     CLI::App* validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");
+    validate->footer(help_footer("0 every file is a valid scenario"));
     validate->add_option("files", validate_files, "Scenario files")->required();
 
     try {

@@ -107,29 +107,36 @@ std::string replay_command(const RunArgs& args, std::uint64_t seed) {
 }
 
 void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
-    command.add_option("file", args.file, "Scenario file")->required();
+    command.add_option("file", args.file, "Scenario file")->required()->type_name("FILE");
     add_seed_flag(command, "Root seed, 0 to 2^64-1 (overrides run.seed)",
-                  [&args](std::uint64_t seed) { args.seed = seed; }, error);
+                  [&args](std::uint64_t seed) { args.seed = seed; }, error)
+        ->type_name("N");
     command
         .add_option("--scheduler", args.scheduler, "fifo, random or pct (overrides run.scheduler)")
-        ->check(CLI::IsMember({"fifo", "random", "pct"}));
+        ->check(CLI::IsMember({"fifo", "random", "pct"}))
+        ->type_name("NAME");
     command
         .add_option("--semantics", args.semantics,
                     "documented or upstream (overrides run.semantics)")
-        ->check(CLI::IsMember({"documented", "upstream"}));
+        ->check(CLI::IsMember({"documented", "upstream"}))
+        ->type_name("NAME");
     command.add_option("--until", args.until,
                        "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left "
-                       "to do (overrides run.until)");
-    command.add_option("--trace", args.trace_path, "Write the trace as JSON Lines");
+                       "to do (overrides run.until)")
+        ->type_name("D");
+    command.add_option("--trace", args.trace_path, "Write the trace as JSON Lines")
+        ->type_name("FILE");
     add_parsed_flag(command,
                     {"--trace-max",
                      "Largest --trace file: bytes, or with a unit (512MiB, 1GiB, 2GB); "
                      "default 1GiB. The trace stops there, the run goes on",
                      parse_size},
-                    [&args](std::uint64_t bytes) { args.trace_bytes_max = bytes; }, error);
+                    [&args](std::uint64_t bytes) { args.trace_bytes_max = bytes; }, error)
+        ->type_name("SIZE");
     command.add_option("--save-repro", args.save_repro,
                        "Write the scenario with this run's seed, scheduler, semantics and until "
-                       "pinned in its run section, so that `routesim run FILE` replays it");
+                       "pinned in its run section, so that `routesim run FILE` replays it")
+        ->type_name("FILE");
 }
 
 } // namespace routesim::tools
