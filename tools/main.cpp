@@ -98,7 +98,9 @@ int main(int argc, char** argv) {
     DemoArgs demo_args;
     CLI::App* demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
     demo->footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
-    demo->add_option("--seed", demo_args.seed, "Root seed");
+    std::string demo_flag_error;
+    tools::add_seed_flag(*demo, "Root seed, 0 to 2^64-1",
+                         [&](std::uint64_t seed) { demo_args.seed = seed; }, demo_flag_error);
     demo->add_option("--scheduler", demo_args.scheduler, "fifo, random or pct")
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
     demo->add_option("--pct-depth", demo_args.pct_depth, "PCT bug depth")
@@ -169,6 +171,10 @@ int main(int argc, char** argv) {
     }
     try {
         if (demo->parsed()) {
+            if (!demo_flag_error.empty()) {
+                std::cerr << "routesim demo: " << demo_flag_error << "\n";
+                return exit_bad_input;
+            }
             return run_demo_command(demo_args);
         }
         if (run->parsed()) {
