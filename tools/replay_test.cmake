@@ -59,3 +59,7 @@ if(NOT failed_hash STREQUAL hinted_hash OR NOT hinted_code EQUAL 1)
 endif()
 cli_run(semantics run ${failing} --semantics upstream --report ${OUT}/g)
 expect_hint(${OUT}/g "routesim run ${failing} --seed 1 --semantics upstream")
+# A path the shell would split is quoted (the page escapes the quotes).
+file(COPY_FILE ${failing} "${OUT}/my fail.json")
+cli_run(spaced report "${OUT}/my fail.json" --out ${OUT}/h)
+expect_hint(${OUT}/h "routesim run &#39;${OUT}/my fail.json&#39; --seed 1")

@@ -74,8 +74,9 @@ public:
 
     /// Loads `args.file`, checks the flags' values, refuses outputs (--trace and `outputs`,
     /// the command's other files) that would overwrite the input or each other, writes the
-    /// --save-repro file and opens the --trace file. Returns exit_ok, or prints one error line and returns exit_bad_input;
-    /// nothing has run or been written on that path.
+    /// --save-repro file and opens the --trace file. Returns exit_ok, or prints one error
+    /// line and returns exit_bad_input; nothing has run then, and nothing was written unless
+    /// only the --trace file failed to open (the --save-repro file is written before it).
     int open(const RunArgs& args, const std::vector<OutputFile>& outputs = {});
 
     /// The loaded scenario; precondition: open() returned exit_ok.

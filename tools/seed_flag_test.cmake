@@ -1,6 +1,7 @@
 # CTest: --seed follows run.seed's rules (an integer from 0 to 2^64-1, digits only) in run,
 # report, fuzz and demo; a negative, too large or malformed value is exit 2 with one line
-# instead of wrapping around. Usage: cmake -DCLI=<routesim> -DFILE=<scenario.json> -P seed_flag_test.cmake
+# instead of wrapping around.
+# Usage: cmake -DCLI=<routesim> -DFILE=<scenario.json> -P seed_flag_test.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/cli_check.cmake)
 set(range "expected an integer from 0 to 18446744073709551615")
 set(tail_report --out seed-flag-report) # refused before anything is written
