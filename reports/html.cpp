@@ -133,9 +133,12 @@ std::string alert(const ReportPage& page) {
     if (body.empty()) {
         return "";
     }
+    const std::string replay =
+        page.replay.empty()
+            ? "routesim run " + page.source + " --seed " + std::to_string(result.seed)
+            : page.replay;
     return "<section class=\"alert\" id=\"violation\"><h2>This run failed</h2>" + body +
-           "<p class=\"muted\">Replay it with <code>routesim run " + escape(page.source) +
-           " --seed " + std::to_string(result.seed) +
+           "<p class=\"muted\">Replay it with <code>" + escape(replay) +
            "</code>; witness events are highlighted in the <a href=\"#timeline\">timeline</a>."
            "</p></section>";
 }

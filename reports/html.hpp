@@ -23,6 +23,9 @@ struct ReportPage {
     const TopologyGraph* graph = nullptr;
     /// The scenario file as the user named it (for the replay command line).
     std::string source;
+    /// The command line that replays the run (ReportOptions::replay); empty: `routesim run
+    /// <source> --seed <seed>`.
+    std::string replay;
     /// Track names by pid id (process_labels()).
     std::map<std::uint64_t, std::string> labels;
     /// The inline `<svg>` of the topology, or "" when there is no picture.

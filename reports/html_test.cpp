@@ -135,6 +135,23 @@ TEST(HtmlReport, ReproducerOpensWithTheViolationAndItsWitnesses) {
     EXPECT_EQ(highlighted, 2U); // both witness rows in the timeline
 }
 
+// The replay hint is the command the CLI gives (with every flag that changed the run), or
+// the file and seed when there is none.
+TEST(HtmlReport, ReplayHintIsTheCompleteCommandLine) {
+    Fixture fixture("content-dispatch");
+    fixture.run.result.violations.push_back(
+        properties::Violation{"pair_fifo", sim::Instant::zero(), "out of order", {}});
+    ReportPage page = fixture.page();
+    page.source = "s.json";
+    EXPECT_NE(render_html(page).find("Replay it with <code>routesim run s.json --seed " +
+                                     std::to_string(fixture.run.result.seed) + "</code>"),
+              std::string::npos);
+    page.replay = "routesim run 'my s.json' --seed 7 --scheduler random --until 5ms";
+    EXPECT_NE(render_html(page).find("Replay it with <code>routesim run &#39;my s.json&#39; "
+                                     "--seed 7 --scheduler random --until 5ms</code>"),
+              std::string::npos);
+}
+
 TEST(ReportFiles, WritesEveryFileAndNotesAMissingPicture) {
     const scenarios::Scenario scenario = load("content-dispatch");
     const CollectedRun run = run_collected(scenario);

@@ -89,6 +89,7 @@ sim::Result<ReportFiles, std::string> write_report(const fs::path& dir,
     ReportPage page{.scenario = &scenario, .result = &run.result, .facts = &run.facts,
                     .graph = &graph};
     page.source = options.source;
+    page.replay = options.replay;
     page.labels = process_labels(scenario, run.facts);
     page.mermaid = to_mermaid(graph);
     page.timeline_rows = options.timeline_rows;

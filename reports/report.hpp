@@ -27,6 +27,9 @@ CollectedRun run_collected(const scenarios::Scenario& scenario, scenarios::RunSe
 struct ReportOptions {
     /// The scenario file as the user named it (shown in the replay command line).
     std::string source;
+    /// The complete command line that replays the run, with every flag that changed it;
+    /// empty: `routesim run <source> --seed <seed>`.
+    std::string replay;
     /// Run Graphviz for topology.svg and the picture in index.html.
     bool render_svg = true;
     /// Graphs with more vertices are not laid out (Graphviz would take too long).

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,10 @@ struct LoadError {
     /// `"<file>: <pointer>: <message>"`, or `"<file>: <message>"` when the pointer is "".
     std::string to_string() const;
 };
+
+/// The largest `run.seed` the loader accepts: every 64-bit unsigned integer is a seed. The
+/// CLI's `--seed` follows the same rule (tools/run_flags.cpp).
+inline constexpr std::uint64_t run_seed_max = std::numeric_limits<std::uint64_t>::max();
 
 /// The explicit limits of a load. Going over one is a LoadError that names the limit.
 struct LoadLimits {

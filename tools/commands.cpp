@@ -3,7 +3,6 @@
 #include "tools/commands.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +10,7 @@
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
 #include "sim/trace.hpp"
+#include "tools/run_setup.hpp"
 
 namespace routesim::tools {
 namespace {
@@ -73,53 +73,26 @@ nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios:
 } // namespace
 
 int run_command(const RunArgs& args, const RunHooks& hooks) {
-    auto loaded = scenarios::load_scenario_file(args.file);
-    if (!loaded) {
-        std::cerr << loaded.error().to_string() << "\n";
-        return exit_bad_input;
+    RunSetup setup("run");
+    if (const int code = setup.open(args, hooks.outputs); code != exit_ok) {
+        return code;
     }
-    const scenarios::Scenario& scenario = loaded.value();
-    scenarios::RunSettings settings;
-    settings.seed = args.seed;
-    if (!args.scheduler.empty()) {
-        settings.scheduler = scenarios::parse_spelling<sim::Policy>(args.scheduler);
-    }
-    if (!args.semantics.empty()) {
-        settings.semantics = scenarios::parse_spelling<scenarios::Semantics>(args.semantics);
-    }
-    if (args.until == "idle") {
-        settings.until_idle = true; // scenario-format.md: `until` is a time or "idle"
-    } else if (!args.until.empty()) {
-        auto until = sim::parse_duration(args.until);
-        if (!until) {
-            std::cerr << "routesim run: --until: " << until.error() << "\n";
-            return exit_bad_input;
+    if (hooks.before_run) {
+        if (const int code = hooks.before_run(); code != exit_ok) {
+            return code;
         }
-        settings.until = sim::Instant::zero() + until.value();
     }
-    std::ofstream trace_file;
-    if (!args.trace_path.empty()) {
-        trace_file.open(args.trace_path);
-        if (!trace_file) {
-            std::cerr << "routesim run: cannot open " << args.trace_path << " for writing\n";
-            return exit_bad_input;
-        }
-        settings.trace_out = &trace_file;
-    }
-    settings.extra_sinks = hooks.sinks;
-    const std::uint64_t seed = args.seed.value_or(scenario.run.seed);
+    const scenarios::Scenario& scenario = setup.scenario();
+    scenarios::RunSettings settings = setup.settings();
+    settings.extra_sinks.insert(settings.extra_sinks.end(), hooks.sinks.begin(), hooks.sinks.end());
     const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
-    if (trace_file.is_open()) {
-        trace_file.close();
-        if (!trace_file) {
-            std::cerr << "routesim run: writing " << args.trace_path << " failed\n";
-            return exit_failed;
-        }
+    if (const int code = setup.close(); code != exit_ok) {
+        return code;
     }
     if (args.json) {
         std::cout << result_json(scenario, result).dump(2) << "\n";
     } else {
-        std::cout << "seed: " << seed << "\n";
+        std::cout << "seed: " << setup.seed() << "\n";
         std::cout << "trace-hash: " << sim::format_hash(result.trace_hash) << "\n";
         std::cout << scenarios::format_summary(scenario, result);
     }

@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <string_view>
 
 #include "sim/scheduler.hpp"
 #include "sim/trace.hpp"
@@ -11,6 +13,7 @@
 #include "tools/demo.hpp"
 #include "tools/fuzz.hpp"
 #include "tools/report_command.hpp"
+#include "tools/run_flags.hpp"
 
 namespace {
 
@@ -72,16 +75,32 @@ int run_demo_command(const DemoArgs& args) {
     return result.outcome.failed() ? exit_failed : exit_ok;
 }
 
+// The end of every subcommand's --help: what its exit codes mean and where the scenario
+// format is written down.
+std::string help_footer(std::string_view exit_codes) {
+    return "Exit codes: " + std::string(exit_codes) +
+           "; 2 invalid input (a bad flag or scenario file: one line on stderr).\n"
+           "Scenario format: README.md (\"The CLI\") and the JSON Schema "
+           "scenarios/schema/scenario.schema.json.";
+}
+
+constexpr std::string_view exit_codes_run =
+    "0 pass (every expectation and invariant held); 1 an expectation, invariant or limit failed";
+
 } // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"routesim: deterministic simulator for Ergo-style actor routing topologies"};
     app.set_version_flag("--version", std::string("routesim ") + ROUTESIM_VERSION);
     app.require_subcommand(1);
+    app.footer(help_footer(exit_codes_run));
 
     DemoArgs demo_args;
     CLI::App* demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
-    demo->add_option("--seed", demo_args.seed, "Root seed");
+    demo->footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
+    std::string demo_flag_error;
+    tools::add_seed_flag(*demo, "Root seed, 0 to 2^64-1",
+                         [&](std::uint64_t seed) { demo_args.seed = seed; }, demo_flag_error);
     demo->add_option("--scheduler", demo_args.scheduler, "fifo, random or pct")
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
     demo->add_option("--pct-depth", demo_args.pct_depth, "PCT bug depth")
@@ -93,34 +112,40 @@ int main(int argc, char** argv) {
     demo->add_option("--trace", demo_args.trace_path, "Write the trace as JSON Lines");
 
     tools::RunArgs run_args;
+    std::string run_flag_error;
     CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
-    run->add_option("file", run_args.file, "Scenario file")->required();
-    run->add_option("--seed", run_args.seed, "Root seed (overrides run.seed)");
-    run->add_option("--scheduler", run_args.scheduler, "fifo, random or pct")
-        ->check(CLI::IsMember({"fifo", "random", "pct"}));
-    run->add_option("--semantics", run_args.semantics, "documented or upstream")
-        ->check(CLI::IsMember({"documented", "upstream"}));
-    run->add_option("--until", run_args.until, "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left to do");
-    run->add_option("--trace", run_args.trace_path, "Write the trace as JSON Lines");
+    tools::add_run_flags(*run, run_args, run_flag_error);
+    run->footer(help_footer(exit_codes_run));
     run->add_flag("--json", run_args.json, "Print the result as JSON");
     std::string run_report_dir;
     run->add_option("--report", run_report_dir,
-                    "Also write the report of this run (index.html, topology.*, trace.json) to DIR");
+                    "Also write the report of this run (index.html, topology.*, trace.json) to "
+                    "DIR")
+        ->type_name("DIR");
 
     tools::ReportArgs report_args;
+    std::string report_flag_error;
     CLI::App* report =
         app.add_subcommand("report", "Run a scenario and write its report (index.html, ...)");
-    report->add_option("file", report_args.file, "Scenario file")->required();
-    report->add_option("--out", report_args.out_dir, "Directory for the report files")->required();
+    tools::add_run_flags(*report, report_args.run, report_flag_error);
+    report->footer(help_footer("0 the report was written (whatever the run's verdict, which it "
+                               "prints); 1 writing a file failed"));
+    report->add_option("--out", report_args.out_dir, "Directory for the report files")
+        ->required()
+        ->type_name("DIR");
 
     tools::FuzzArgs fuzz_args;
     CLI::App* fuzz = app.add_subcommand(
         "fuzz", "Fuzz a scenario (seeds, schedules, aimed faults); shrink failures to reproducers");
+    fuzz->footer(help_footer("0 no run failed; 1 a run failed (its reproducer is written) or a "
+                             "worker process died"));
     fuzz->add_option("file", fuzz_args.file, "Scenario file");
     fuzz->add_option("--runs", fuzz_args.runs, "Number of runs (default 1000, or unbounded with --time)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
     fuzz->add_option("--time", fuzz_args.time, "Wall-clock budget (\"30s\")");
-    fuzz->add_option("--seed", fuzz_args.seed, "Root seed; run i uses splitmix64(seed + i*gamma)");
+    std::string fuzz_flag_error;
+    tools::add_seed_flag(*fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
+                         [&](std::uint64_t seed) { fuzz_args.seed = seed; }, fuzz_flag_error);
     fuzz->add_option("--scheduler", fuzz_args.scheduler, "random or pct")
         ->check(CLI::IsMember({"random", "pct"}));
     fuzz->add_option("--semantics", fuzz_args.semantics, "documented or upstream")
@@ -135,6 +160,7 @@ int main(int argc, char** argv) {
 
     std::vector<std::string> validate_files;
     CLI::App* validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");
+    validate->footer(help_footer("0 every file is a valid scenario"));
     validate->add_option("files", validate_files, "Scenario files")->required();
 
     try {
@@ -145,16 +171,32 @@ int main(int argc, char** argv) {
     }
     try {
         if (demo->parsed()) {
+            if (!demo_flag_error.empty()) {
+                std::cerr << "routesim demo: " << demo_flag_error << "\n";
+                return exit_bad_input;
+            }
             return run_demo_command(demo_args);
         }
         if (run->parsed()) {
+            if (!run_flag_error.empty()) {
+                std::cerr << "routesim run: " << run_flag_error << "\n";
+                return exit_bad_input;
+            }
             return run_report_dir.empty() ? tools::run_command(run_args)
                                           : tools::run_with_report(run_args, run_report_dir);
         }
         if (report->parsed()) {
+            if (!report_flag_error.empty()) {
+                std::cerr << "routesim report: " << report_flag_error << "\n";
+                return exit_bad_input;
+            }
             return tools::report_command(report_args);
         }
         if (fuzz->parsed()) {
+            if (!fuzz_flag_error.empty()) {
+                std::cerr << "routesim fuzz: " << fuzz_flag_error << "\n";
+                return exit_bad_input;
+            }
             if (fuzz_args.file.empty() == fuzz_args.merge.empty()) {
                 std::cerr << "routesim fuzz: give a scenario FILE, or --merge RESULTS...\n";
                 return exit_bad_input;

@@ -7,14 +7,18 @@
 #include "reports/report.hpp"
 #include "scenarios/loader.hpp"
 #include "sim/trace.hpp"
+#include "tools/run_flags.hpp"
+#include "tools/run_setup.hpp"
 
 namespace routesim::tools {
 namespace {
 
 // Writes the report of a finished run; returns the exit code of that step.
 int write(const std::string& dir, const scenarios::Scenario& scenario,
-          const reports::CollectedRun& run, const std::string& source, std::ostream& out) {
-    auto files = reports::write_report(dir, scenario, run, reports::ReportOptions{.source = source});
+          const reports::CollectedRun& run, const RunArgs& args, std::ostream& out) {
+    const reports::ReportOptions options{.source = args.file,
+                                         .replay = replay_command(args, run.result.seed)};
+    auto files = reports::write_report(dir, scenario, run, options);
     if (!files) {
         std::cerr << "routesim report: " << files.error() << "\n";
         return exit_failed;
@@ -26,37 +30,55 @@ int write(const std::string& dir, const scenarios::Scenario& scenario,
     return exit_ok;
 }
 
+// The files a report writes into `dir` (reports::write_report and prepare_report_dir's
+// probe), and the directory itself, as outputs of `flag`.
+std::vector<OutputFile> report_outputs(const std::string& flag, const std::string& dir) {
+    std::vector<OutputFile> outputs{{flag, dir}};
+    for (const char* name : {"index.html", "topology.dot", "topology.svg", "topology.mmd",
+                             "trace.json", ".routesim-report-probe"}) {
+        outputs.push_back({flag, (std::filesystem::path(dir) / name).string()});
+    }
+    return outputs;
+}
+
 } // namespace
 
 int report_command(const ReportArgs& args) {
-    auto loaded = scenarios::load_scenario_file(args.file);
-    if (!loaded) {
-        std::cerr << loaded.error().to_string() << "\n";
-        return exit_bad_input;
+    RunSetup setup("report");
+    if (const int code = setup.open(args.run, report_outputs("--out", args.out_dir));
+        code != exit_ok) {
+        return code;
     }
     if (auto ready = reports::prepare_report_dir(args.out_dir); !ready) {
         std::cerr << "routesim report: " << ready.error() << "\n";
         return exit_bad_input;
     }
-    const scenarios::Scenario& scenario = loaded.value();
-    const reports::CollectedRun run = reports::run_collected(scenario);
+    const scenarios::Scenario& scenario = setup.scenario();
+    const reports::CollectedRun run = reports::run_collected(scenario, setup.settings());
+    if (const int code = setup.close(); code != exit_ok) {
+        return code;
+    }
     std::cout << "seed: " << run.result.seed << "\n";
     std::cout << "trace-hash: " << sim::format_hash(run.result.trace_hash) << "\n";
     std::cout << "verdict: " << (run.result.passed() ? "PASS" : "FAIL") << "\n";
-    return write(args.out_dir, scenario, run, args.file, std::cout);
+    return write(args.out_dir, scenario, run, args.run, std::cout);
 }
 
 int run_with_report(const RunArgs& args, const std::string& report_dir) {
-    if (auto ready = reports::prepare_report_dir(report_dir); !ready) {
-        std::cerr << "routesim run: --report: " << ready.error() << "\n";
-        return exit_bad_input;
-    }
     reports::TraceCollector collector;
     RunHooks hooks;
+    hooks.outputs = report_outputs("--report", report_dir);
+    hooks.before_run = [&] {
+        if (auto ready = reports::prepare_report_dir(report_dir); !ready) {
+            std::cerr << "routesim run: --report: " << ready.error() << "\n";
+            return exit_bad_input;
+        }
+        return exit_ok;
+    };
     hooks.sinks.push_back(&collector);
     hooks.after_run = [&](const scenarios::Scenario& scenario, const scenarios::RunResult& result) {
         const reports::CollectedRun run{result, collector.facts()};
-        return write(report_dir, scenario, run, args.file, std::cerr);
+        return write(report_dir, scenario, run, args, std::cerr);
     };
     return run_command(args, hooks);
 }

@@ -9,13 +9,14 @@
 
 namespace routesim::tools {
 
-/// Options of `routesim report`.
+/// Options of `routesim report`: the run flags of `routesim run` (but --json) and --out.
 struct ReportArgs {
-    std::string file;
+    RunArgs run;
     std::string out_dir;
 };
 
-/// Runs the scenario with its own settings and writes the report into `out_dir`. Prints the
+/// Runs the scenario with the settings of the run flags (as `routesim run` does: the same
+/// flags give the same trace hash) and writes the report into `out_dir`. Prints the
 /// seed, the trace hash, the verdict and the page written. Exit 0 when the report is
 /// written (whatever the verdict: a failing run is what a report is often for), 2 for a bad
 /// scenario or an unwritable directory, 1 when writing a file fails.

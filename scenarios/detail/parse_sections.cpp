@@ -199,7 +199,8 @@ bool parse_run(LoadContext& context, const Located& at, RunOptions& out) {
     const LoadLimits& limits = context.limits;
     if (!fields.only({"seed", "until", "scheduler", "pct_depth", "max_events", "schedule", "cost",
                       "semantics"}) ||
-        !fields.u64("seed", out.seed) || !fields.enumeration("scheduler", out.scheduler) ||
+        !fields.u64("seed", out.seed, IntRange{.max = run_seed_max}) ||
+        !fields.enumeration("scheduler", out.scheduler) ||
         !fields.u64(
             "max_events", out.max_events,
             IntRange{.min = 1, .max = limits.max_events_max, .limit = "max_events limit"}) ||
