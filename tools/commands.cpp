@@ -59,7 +59,11 @@ nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios:
                             {"route_failed", router.route_failed}};
         for (const auto& row : router.routes) {
             item["routes"].push_back({{"name", row.name}, {"state", row.state}, {"pid", row.pid},
-                                      {"restarts", row.restarts}});
+                                      {"restarts", row.restarts}, {"exited", row.exited}});
+        }
+        if (router.died_at.has_value()) {
+            // A router that died: `routes` and the counters are its last table.
+            item["died"] = {{"at_ns", router.died_at->ns()}, {"reason", router.died_reason}};
         }
         out["routers"].push_back(item);
     }
