@@ -9,7 +9,8 @@ Usage: manual_check.py ROOT CHECK, CHECK one of:
   invariant-names   every invariant the loader and the monitors know is in
                     properties/INVARIANTS.md
   links             every relative link of the repository's Markdown files resolves inside the
-                    repository (a file or folder; with a #fragment, an anchor of that file)
+                    repository (a file or folder; with a #fragment, an anchor of that file),
+                    and no explicit anchor is defined twice in one file
 Prints one line per problem and exits 1 when there is one, else prints a summary and exits 0.
 """
 import json
@@ -222,6 +223,9 @@ def check_links(root):
         stripped = re.sub(r"```.*?```", "", text, flags=re.S)
         stripped = re.sub(r"`[^`\n]*`", "", stripped)
         relative = os.path.relpath(path, root)
+        ids = re.findall(r'<a id="([^"]+)"', text)
+        for anchor in sorted({a for a in ids if ids.count(a) > 1}):
+            problems.append(f"{relative}: anchor {anchor!r} is defined twice")
         for match in LINK.finditer(stripped):
             target = match.group(1) or match.group(2)
             if re.match(r"[a-z]+:", target):
