@@ -175,9 +175,9 @@ def check_rule_citations(root):
         if rule in cited_by_test and rule in UNCITED_R_RULES:
             problems.append(f"cmake/manual_check.py: {rule} is listed in UNCITED_R_RULES but a "
                             f"test cites it now; remove it from the list")
+    allowed = ", ".join(sorted(UNCITED_R_RULES, key=lambda a: int(a[1:]))) or "none"
     summary = (f"{len(sites)} cited rules resolve; {len(rules)} R-rules, "
-               f"{len(rules) - len(UNCITED_R_RULES)} cited by tests, "
-               f"allowed uncited: {', '.join(sorted(UNCITED_R_RULES, key=lambda a: int(a[1:]))) or 'none'}")
+               f"{len(rules) - len(UNCITED_R_RULES)} cited by tests, allowed uncited: {allowed}")
     return problems, summary
 
 
@@ -193,8 +193,8 @@ def check_invariant_names(root):
     known = set(string_array(read(os.path.join(root, "scenarios", "model.cpp")), "invariant_names"))
     monitors = set(string_array(read(os.path.join(root, "properties", "monitors.cpp")), "names"))
     if not known or not monitors:
-        problems.append("cmake/manual_check.py: could not read invariant_names (scenarios/model.cpp)"
-                        " or names (properties/monitors.cpp)")
+        problems.append("cmake/manual_check.py: could not read invariant_names "
+                        "(scenarios/model.cpp) or names (properties/monitors.cpp)")
     for name in sorted(known | monitors):
         if name not in anchors:
             problems.append(f"properties/INVARIANTS.md: invariant {name!r} is not documented "

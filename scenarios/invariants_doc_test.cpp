@@ -55,7 +55,8 @@ void expect_quoted(const Quote& quote) {
     RunSettings settings;
     settings.mutation = quote.mutation;
     const RunResult result = run_scenario(loaded.value(), settings);
-    const std::string line = first_violation(format_summary(loaded.value(), result), quote.invariant);
+    const std::string summary = format_summary(loaded.value(), result);
+    const std::string line = first_violation(summary, quote.invariant);
     ASSERT_FALSE(line.empty()) << quote.example << " with mutation "
                                << runtime::mutation_name(quote.mutation) << " printed no "
                                << quote.invariant << " violation";
