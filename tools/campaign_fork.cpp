@@ -223,10 +223,14 @@ void run_forked(const scenarios::Scenario& scenario, const CampaignOptions& opti
         }
         progress.update(runs, static_cast<std::size_t>(failures), result.coverage);
     }
-    for (Worker& worker : workers) {
+    for (std::size_t job = 0; job < workers.size(); job++) {
+        Worker& worker = workers[job];
         int status = 0;
         ::waitpid(worker.pid, &status, 0);
         result.runs += worker.runs;
+        // Worker `job` takes positions job, job + J, ... of the shard's indices K, K + N, ...
+        result.slices.push_back(IndexSlice{options.shard_index + job * options.shard_count,
+                                           options.shard_count * options.jobs, worker.runs});
         if (!worker.summarised || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             std::fprintf(stderr, "routesim fuzz: worker %d ended abnormally (status %d) after %llu "
                                  "runs; its last run is lost (an RS_ASSERT above names its seed)\n",

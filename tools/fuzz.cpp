@@ -67,9 +67,10 @@ std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
         unsigned long long index = 0;
         unsigned long long count = 0;
         char extra = 0;
+        // N is bounded so that a worker's stride (N * jobs) and indices stay far below 2^62.
         if (std::sscanf(args.shard.c_str(), "%llu/%llu%c", &index, &count, &extra) != 2 ||
-            count == 0 || index >= count) {
-            std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N, got \""
+            count == 0 || index >= count || count > (1ULL << 32)) {
+            std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N <= 2^32, got \""
                       << args.shard << "\"\n";
             return std::nullopt;
         }
@@ -170,16 +171,25 @@ int merge_command(const FuzzArgs& args) {
         }
         documents.push_back(std::move(document));
     }
-    auto merged = merge_results(documents);
+    std::vector<std::string> left_out;
+    auto merged = merge_results(documents, args.merge, &left_out);
     if (!merged) {
         std::cerr << "routesim fuzz --merge: " << merged.error() << "\n";
         return exit_bad_input;
     }
     const CampaignResult result = campaign_from_json(merged.value());
     std::cout << "merged: " << documents.size() << " files, scenario " << result.scenario << ", "
-              << result.runs << " runs, " << result.failures.size() << " failing seeds\n";
-    for (const FailureRecord& record : result.failures) {
-        std::cout << "  seed " << record.seed << ": " << record.key.describe() << "\n";
+              << result.runs << " runs, " << result.failures.size() << " failing runs\n";
+    for (const std::string& name : left_out) {
+        std::cout << "  left out " << name << ": another file holds all its runs (and agrees)\n";
+    }
+    for (const json& item : merged.value()["failures"]) {
+        std::cout << "  seed " << item.value("seed", std::uint64_t{0}) << " (scheduler "
+                  << item.value("scheduler", "") << ", semantics " << item.value("semantics", "")
+                  << "): " << item.value("kind", "") << " " << item.value("name", "") << "\n";
+        if (item.contains("rerun") && item["rerun"].is_string()) {
+            std::cout << "    rerun: " << item["rerun"].get<std::string>() << "\n";
+        }
     }
     print_coverage(result.coverage);
     const std::filesystem::path path = std::filesystem::path(args.out) / (result.scenario + ".results.json");

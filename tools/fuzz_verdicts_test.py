@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""CLI tests of the fuzz verdicts (issue 20): one CTest per check.
+
+Goal: what `routesim fuzz` prints and writes can be trusted: merged campaigns count each run
+once, the first line says when only schedules are explored, the progress line is the same for
+--runs and --time, every printed rerun/replay command replays the same trace hash, and fuzz
+output never overwrites the scenario file it reads.
+Method: run the CLI on the planted races and the bundled scenarios in a scratch directory and
+compare its output, exit codes and results files.
+
+Usage: fuzz_verdicts_test.py CHECK ROUTESIM SOURCE_DIR SCRATCH_DIR
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+CHECKS = {}
+
+
+def check(function):
+    CHECKS[function.__name__] = function
+    return function
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def run(command, expect=None, cwd=None):
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    if expect is not None and done.returncode != expect:
+        fail(f"{shlex.join(command)} exited {done.returncode}, expected {expect}\n"
+             f"{done.stdout}{done.stderr}")
+    return done
+
+
+def load(path):
+    with open(path) as file:
+        return json.load(file)
+
+
+def totals(document):
+    """What a results document says about its runs: count, failing runs, coverage."""
+    failures = sorted((f.get("scheduler"), f.get("semantics"), f["seed"], f["kind"], f["name"],
+                       f.get("trace_hash")) for f in document["failures"])
+    return {"runs": document["runs"], "failures": failures, "coverage": document["coverage"]}
+
+
+def fuzz_results(cli, race, out, *flags):
+    run([cli, "fuzz", race, "--out", out, "--shrink-max", "0", *flags])
+    names = [name for name in os.listdir(out) if name.endswith(".results.json")]
+    if len(names) != 1:
+        fail(f"expected one results file in {out}, found {names}")
+    return os.path.join(out, names[0])
+
+
+@check
+def merge(cli, source, scratch):
+    race = os.path.join(source, "scenarios/races/kill-during-restart.json")
+    whole = fuzz_results(cli, race, f"{scratch}/whole", "--runs", "300", "--scheduler", "pct")
+    prefix = fuzz_results(cli, race, f"{scratch}/prefix", "--runs", "120", "--scheduler", "pct")
+    shard0 = fuzz_results(cli, race, f"{scratch}/shard0", "--runs", "300", "--shard", "0/2",
+                          "--scheduler", "pct", "--jobs", "2")
+    shard1 = fuzz_results(cli, race, f"{scratch}/shard1", "--runs", "300", "--shard", "1/2",
+                          "--scheduler", "pct")
+    expected = totals(load(whole))
+    if not expected["failures"]:
+        fail("the campaign found no failure; the test needs failing runs to compare")
+    cases = {
+        "the whole campaign with itself": [whole, whole],
+        "the whole campaign and a prefix of it": [prefix, whole],
+        "two shards, one repeated": [shard0, shard1, shard0],
+        "two shards and the whole campaign": [shard0, whole, shard1],
+    }
+    for what, inputs in cases.items():
+        out = f"{scratch}/merged-{len(os.listdir(scratch))}"
+        run([cli, "fuzz", "--merge", *inputs, "--out", out], expect=1)
+        merged = totals(load(f"{out}/kill-during-restart.results.json"))
+        if merged != expected:
+            fail(f"merging {what}: {merged['runs']} runs, {len(merged['failures'])} failing, "
+                 f"expected {expected['runs']} runs, {len(expected['failures'])} failing")
+    # Runs shared but neither file holds all of the other's: refused, naming both and a seed.
+    other = fuzz_results(cli, race, f"{scratch}/other", "--runs", "400", "--shard", "0/2",
+                         "--scheduler", "pct")
+    done = run([cli, "fuzz", "--merge", prefix, other, "--out", f"{scratch}/refused"], expect=2)
+    line = done.stderr.strip()
+    if "\n" in line or prefix not in line or other not in line or "run seed" not in line:
+        fail(f"overlap not refused in one line naming both files and a seed: {done.stderr}")
+    # Two files that disagree about one run seed: refused, naming both and the seed.
+    tampered_path = f"{scratch}/tampered.results.json"
+    tampered = load(whole)
+    tampered["failures"][0]["trace_hash"] = "0000000000000000"
+    with open(tampered_path, "w") as file:
+        json.dump(tampered, file)
+    done = run([cli, "fuzz", "--merge", whole, tampered_path, "--out", f"{scratch}/t"], expect=2)
+    seed = str(tampered["failures"][0]["seed"])
+    line = done.stderr.strip()
+    if "disagree" not in line or seed not in line or whole not in line or \
+            tampered_path not in line:
+        fail(f"disagreement not refused naming both files and seed {seed}: {done.stderr}")
+
+
+def main():
+    name, cli, source, scratch = sys.argv[1:5]
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
+    CHECKS[name](os.path.abspath(cli), os.path.abspath(source), os.path.abspath(scratch))
+    print(f"{name}: ok")
+
+
+if __name__ == "__main__":
+    main()
