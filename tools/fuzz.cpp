@@ -200,6 +200,21 @@ int merge_command(const FuzzArgs& args) {
     return result.failures.empty() ? exit_ok : exit_failed;
 }
 
+/// The first line of a campaign on a scenario without random faults: what it explores.
+void print_fault_notice(const Input& input) {
+    const scenarios::Faults& faults = input.scenario.faults;
+    const bool chances = (faults.crash && faults.crash->probability_ppb > 0) ||
+                         (faults.spawn_fail && faults.spawn_fail->probability_ppb > 0);
+    if (faults.kill || faults.admin || chances) {
+        return;
+    }
+    std::cout << (input.document.contains("faults")
+                      ? "fuzz: no kill, crash, spawn_fail or admin faults: exploring schedules "
+                        "only (seeds, scheduler choices)\n"
+                      : "fuzz: no faults section: exploring schedules only (seeds, scheduler "
+                        "choices)\n");
+}
+
 } // namespace
 
 std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) {
@@ -289,6 +304,7 @@ int fuzz_command(const FuzzArgs& args) {
     if (!input.has_value()) {
         return exit_bad_input;
     }
+    print_fault_notice(*input);
     std::cout << "fuzz: " << input->scenario.name << ", seed " << options->seed << ", scheduler "
               << sim::policy_name(options->scheduler) << ", shard " << options->shard_index << "/"
               << options->shard_count << ", jobs " << options->jobs << "\n";

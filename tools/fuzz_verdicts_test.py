@@ -105,6 +105,52 @@ def merge(cli, source, scratch):
         fail(f"disagreement not refused naming both files and seed {seed}: {done.stderr}")
 
 
+@check
+def notice(cli, source, scratch):
+    no_faults = os.path.join(source, "scenarios/races/call-during-pending-replace.json")
+    with_faults = os.path.join(source, "tools/testdata/fuzz-small.json")
+    first = run([cli, "fuzz", no_faults, "--runs", "5", "--out", scratch]).stdout.split("\n")[0]
+    wanted = "fuzz: no faults section: exploring schedules only (seeds, scheduler choices)"
+    if first != wanted:
+        fail(f"first line without faults: {first!r}, expected {wanted!r}")
+    first = run([cli, "fuzz", with_faults, "--runs", "5", "--out", scratch],
+                expect=0).stdout.split("\n")[0]
+    if not first.startswith("fuzz: fuzz-small, seed 1"):
+        fail(f"first line with faults: {first!r}")
+
+
+def progress_lines(cli, scenario, scratch, *flags):
+    """The progress lines fuzz draws on a terminal (run under script(1) for a pty)."""
+    if shutil.which("script") is None:
+        fail("script(1) (util-linux) is needed to give fuzz a terminal")
+    command = shlex.join([cli, "fuzz", scenario, "--out", scratch, *flags])
+    done = run(["script", "-qec", command, "/dev/null"], expect=0)
+    pieces = re.split(r"[\r\n]+", done.stdout)
+    return [piece.strip() for piece in pieces if re.match(r"fuzz: \d+ runs", piece)]
+
+
+@check
+def progress(cli, source, scratch):
+    scenario = os.path.join(source, "tools/testdata/fuzz-small.json")
+    shape = re.compile(r"^fuzz: (\d+) runs, \d+ runs/s, \d+ failures, coverage (\d+)/(\d+) "
+                       r"windows, (\d+) \(route state, event\) pairs$")
+    seen = {}
+    for mode, flags in {"--runs": ["--runs", "3000"], "--time": ["--time", "1s"]}.items():
+        for jobs in ["1", "2"]:
+            lines = progress_lines(cli, scenario, scratch, *flags, "--jobs", jobs)
+            if not lines:
+                fail(f"{mode} --jobs {jobs}: no progress line on a terminal")
+            for line in lines:
+                match = shape.match(line)
+                if match is None:
+                    fail(f"{mode} --jobs {jobs}: progress line {line!r} has another shape")
+                if int(match.group(1)) > 0 and int(match.group(2)) == 0:
+                    fail(f"{mode} --jobs {jobs}: {line!r} shows runs but no coverage")
+            seen[(mode, jobs)] = shape.sub(r"\3", lines[-1])
+    if len(set(seen.values())) != 1:
+        fail(f"the progress lines differ between modes: {seen}")
+
+
 def main():
     name, cli, source, scratch = sys.argv[1:5]
     shutil.rmtree(scratch, ignore_errors=True)
