@@ -34,6 +34,7 @@ struct FuzzArgs {
     std::vector<std::string> merge; ///< results files to merge instead of fuzzing
     std::uint64_t max_failures = 0; ///< stop after this many failing runs (0: never)
     std::uint32_t shrink_max = 4;   ///< distinct failures to shrink (0: none)
+    std::optional<std::uint64_t> replay; ///< run only the campaign run with this run seed
 };
 
 /// Runs the subcommand; returns 0 (nothing failed), 1 (a failure) or 2 (bad input).

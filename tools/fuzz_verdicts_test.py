@@ -151,6 +151,44 @@ def progress(cli, source, scratch):
         fail(f"the progress lines differ between modes: {seen}")
 
 
+def field(text, name):
+    match = re.search(r"^ *" + re.escape(name) + r": (.+)$", text, re.M)
+    return match.group(1) if match else None
+
+
+@check
+def replay(cli, source, scratch):
+    race = os.path.join(source, "scenarios/races/kill-during-restart.json")
+    for flags in [["--scheduler", "pct", "--semantics", "upstream"],
+                  ["--scheduler", "random", "--seed", "7"]]:
+        out = f"{scratch}/out-{flags[1]}"
+        done = run([cli, "fuzz", race, "--runs", "200", "--out", out, *flags], expect=1)
+        rerun, rerun_hash = field(done.stdout, "rerun"), field(done.stdout, "rerun-trace-hash")
+        replay_command, replay_hash = field(done.stdout, "replay"), field(done.stdout, "trace-hash")
+        if None in (rerun, rerun_hash, replay_command, replay_hash):
+            fail(f"no rerun/replay commands with trace hashes in:\n{done.stdout}")
+        for flag in flags[:2] + (["--semantics", "upstream"] if "upstream" in flags else []):
+            if flag not in rerun.split():
+                fail(f"rerun command {rerun!r} lacks {flag}")
+        for command, hash_wanted in [(rerun, rerun_hash), (replay_command, replay_hash)]:
+            words = shlex.split(command)
+            if words[0] != "routesim":
+                fail(f"not a routesim command: {command!r}")
+            again = run([cli, *words[1:]] + (["--out", f"{out}/again"] if words[1] == "fuzz"
+                                             else []), expect=1)
+            if field(again.stdout, "trace-hash") != hash_wanted:
+                fail(f"{command!r} gave trace hash {field(again.stdout, 'trace-hash')}, "
+                     f"the fuzzer printed {hash_wanted}")
+        results = load(f"{out}/kill-during-restart.results.json")
+        for item in results["failures"]:
+            words = shlex.split(item["rerun"])
+            again = run([cli, *words[1:], "--shrink-max", "0"], expect=1)
+            if field(again.stdout, "trace-hash") != item["trace_hash"]:
+                fail(f"results rerun {item['rerun']!r} gave another trace hash")
+        if not any("replay" in item for item in results["failures"]):
+            fail("the results file records no replay command of the shrunk failure")
+
+
 def main():
     name, cli, source, scratch = sys.argv[1:5]
     shutil.rmtree(scratch, ignore_errors=True)

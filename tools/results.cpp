@@ -9,8 +9,9 @@
 //     "failures": [ {"root_seed": S, "index": i, "seed": s, "scheduler": ..., "semantics": ...,
 //                    "kind": "invariant" | "check" | "limit",
 //                    "name": "<invariant, expectation path or limit>", "at_ns": t,
-//                    "explanation": "...", "trace_hash": "<16 hex>"} ],
-//                                                     // sorted by seed, one per run
+//                    "explanation": "...", "trace_hash": "<16 hex>",
+//                    "rerun": "routesim fuzz ...", optional "reproducer", "replay",
+//                    "replay_trace_hash"} ],          // sorted by seed, one per run
 //     "coverage": { "<route state> x <event>" | "window:<name>": {"runs": r, "events": e} },
 //     "elapsed_s": <wall-clock seconds, informational> }
 //
