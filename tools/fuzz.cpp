@@ -85,8 +85,15 @@ std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
     return options;
 }
 
-/// Writes `text` to `path`; false (with a message) when it cannot.
-bool write_file(const std::filesystem::path& path, const std::string& text) {
+/// Writes `text` to `path`; false (with a message) when it cannot, or when `path` is the
+/// scenario file `input` (a link made after the check before fuzzing).
+bool write_file(const std::filesystem::path& path, const std::string& text,
+                const std::string& input = "") {
+    if (!input.empty() && detail::is_same_file(path.string(), input)) {
+        std::cerr << "routesim fuzz: --out: " << path.string()
+                  << " would overwrite the scenario file " << input << "; not written\n";
+        return false;
+    }
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
     std::ofstream out(path, std::ios::binary);
@@ -152,7 +159,7 @@ std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOption
     const Reproducer& repro = reproducer.value();
     const std::filesystem::path path =
         out / (input.scenario.name + "-" + std::to_string(first.seed) + ".repro.json");
-    if (!write_file(path, reproducer_text(repro.document))) {
+    if (!write_file(path, reproducer_text(repro.document), input.file)) {
         return std::nullopt;
     }
     std::cout << "  reproducer: " << path.string()
@@ -414,7 +421,8 @@ int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& op
     print_coverage(result.coverage);
     const std::filesystem::path results =
         std::filesystem::path(args.out) / results_name(input.scenario.name, options);
-    if (write_file(results, annotated_results(input, result, options, shrunk).dump(2) + "\n")) {
+    if (write_file(results, annotated_results(input, result, options, shrunk).dump(2) + "\n",
+                   input.file)) {
         std::cout << "results: " << results.string() << "\n";
     }
     return result.failures.empty() && !result.worker_crashed ? exit_ok : exit_failed;
@@ -436,6 +444,13 @@ int fuzz_command(const FuzzArgs& args) {
     }
     const auto input = read_input(args.file);
     if (!input.has_value()) {
+        return exit_bad_input;
+    }
+    // Refused before any run: fuzz output must never replace the file it reads.
+    const detail::OutFiles files{args.out, input->scenario.name,
+                                 results_name(input->scenario.name, *options)};
+    if (auto clash = detail::overwrites_input(files, args.file)) {
+        std::cerr << *clash << "\n";
         return exit_bad_input;
     }
     print_fault_notice(*input);

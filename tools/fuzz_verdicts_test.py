@@ -189,6 +189,40 @@ def replay(cli, source, scratch):
             fail("the results file records no replay command of the shrunk failure")
 
 
+@check
+def out(cli, source, scratch):
+    race = os.path.join(source, "scenarios/races/kill-during-restart.json")
+    os.makedirs(f"{scratch}/dir", exist_ok=True)
+    scenario = f"{scratch}/dir/kill-during-restart.json"
+    shutil.copy(race, scenario)
+    original = open(scenario).read()
+    repro_named = f"{scratch}/dir/kill-during-restart-123.repro.json"
+    shutil.copy(race, repro_named)
+    link = f"{scratch}/links/kill-during-restart-5.repro.json"
+    os.makedirs(f"{scratch}/links", exist_ok=True)
+    os.symlink(scenario, link)
+    results_link = f"{scratch}/rlinks/kill-during-restart.results.json"
+    os.makedirs(f"{scratch}/rlinks", exist_ok=True)
+    os.link(scenario, results_link)
+    cases = [
+        (scenario, scenario, "the --out directory is the scenario file"),
+        (repro_named, f"{scratch}/dir", "the scenario is named like a reproducer in --out"),
+        (scenario, f"{scratch}/links", "a reproducer name in --out links to the scenario"),
+        (scenario, f"{scratch}/rlinks", "the results file is a hard link of the scenario"),
+    ]
+    for file, out_dir, what in cases:
+        done = run([cli, "fuzz", file, "--runs", "200", "--out", out_dir], expect=2)
+        line = done.stderr.strip()
+        if "\n" in line or file not in line or not line.startswith("routesim fuzz: --out: "):
+            fail(f"{what}: not refused in one line naming the scenario file: {done.stderr!r}")
+        if done.stdout:
+            fail(f"{what}: fuzz printed before refusing:\n{done.stdout}")
+        if open(scenario).read() != original or open(file).read() != original:
+            fail(f"{what}: the scenario file changed")
+    # The same scenario with a safe --out fuzzes normally.
+    run([cli, "fuzz", scenario, "--runs", "200", "--out", f"{scratch}/safe"], expect=1)
+
+
 def main():
     name, cli, source, scratch = sys.argv[1:5]
     shutil.rmtree(scratch, ignore_errors=True)
