@@ -36,8 +36,9 @@ std::string replay_command(const std::string& path, const nlohmann::json& docume
                            scenarios::Semantics semantics) {
     const nlohmann::json run = document.value("run", nlohmann::json::object());
     std::string command = "routesim run " + shell_word(path);
-    if (run.contains("seed") && run["seed"].is_number_unsigned()) {
-        command += " --seed " + std::to_string(run["seed"].get<std::uint64_t>());
+    const nlohmann::json seed = run.value("seed", nlohmann::json());
+    if (seed.is_number_unsigned() || (seed.is_number_integer() && seed.get<std::int64_t>() >= 0)) {
+        command += " --seed " + std::to_string(seed.get<std::uint64_t>());
     }
     if (run.contains("scheduler") && run["scheduler"].is_string()) {
         command += " --scheduler " + shell_word(run["scheduler"].get<std::string>());
