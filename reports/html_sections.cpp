@@ -43,8 +43,11 @@ std::vector<RouteCount> route_counts(const ReportPage& page,
         if (!pids.contains(key.first)) {
             continue;
         }
-        auto owned = std::find_if(counts.begin(), counts.end(),
-                                  [&](const RouteCount& count) { return count.name == key.second; });
+        // A named copy: clang 14 cannot capture a structured binding in a lambda.
+        const std::string& route = key.second;
+        auto owned = std::find_if(counts.begin(), counts.end(), [&route](const RouteCount& count) {
+            return count.name == route;
+        });
         RouteCount& count = owned != counts.end()
                                 ? *owned
                                 : others.emplace(key.second, RouteCount{key.second, 0, 0, false})

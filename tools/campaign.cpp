@@ -113,6 +113,7 @@ FailureRecord record_failure(std::uint64_t index, std::uint64_t seed, const RunR
         }
     }
     record.explanation = explain_failure(result, record.key);
+    record.trace_hash = result.trace_hash;
     return record;
 }
 
@@ -213,19 +214,26 @@ CampaignResult run_campaign(const scenarios::Scenario& scenario, const CampaignO
     const detail::Stopwatch clock;
     CampaignResult result;
     result.scenario = scenario.name;
+    result.semantics = options.semantics.value_or(scenario.run.semantics);
     detail::Progress progress(options.progress);
     if (options.jobs == 1) {
         LocalSink sink(result, progress);
         detail::run_slice(scenario, options, detail::Slice{0, 1}, sink);
+        // One slice: a prefix of the shard's indices.
+        result.slices.push_back(IndexSlice{options.shard_index, options.shard_count, result.runs});
     } else {
         detail::run_forked(scenario, options, result, progress);
     }
     progress.finish(result.runs, result.failures.size(), result.coverage);
     std::sort(result.failures.begin(), result.failures.end(),
               [](const FailureRecord& a, const FailureRecord& b) { return a.index < b.index; });
-    if (options.max_failures > 0 && result.failures.size() > options.max_failures) {
-        result.failures.resize(options.max_failures);
+    // Every failing run that ran stays listed (with --jobs J, each worker stops at its own
+    // max_failures): a results file that counted a run must not call it passing.
+    std::uint64_t sliced = 0;
+    for (const IndexSlice& slice : result.slices) {
+        sliced += slice.count;
     }
+    RS_ASSERT(sliced == result.runs);
     result.elapsed_s = clock.seconds();
     return result;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "scenarios/runner.hpp"
@@ -83,5 +84,24 @@ FailureRecord failure_from_json(const nlohmann::json& item);
 /// Coverage as {"key": {"runs": r, "events": e}} and back.
 nlohmann::json coverage_json(const std::map<std::string, CoverageCount>& coverage);
 void add_coverage(std::map<std::string, CoverageCount>& into, const nlohmann::json& coverage);
+
+/// The runs of one slice of a campaign as a merge compares them: runs of different
+/// schedulers or semantics are different runs, whatever their seeds.
+struct RunSet {
+    std::uint64_t root_seed = 1;
+    std::string scheduler;
+    std::string semantics;
+    IndexSlice slice;
+};
+
+/// The lowest index, in `a`'s campaign (root seed), of a run that `a` and `b` both hold;
+/// nothing when they share no run. Two campaigns share a run when their run seeds are equal:
+/// run_seed is one splitmix64 step, a bijection, so root r run i equals root r' run i' exactly
+/// when r + i * gamma == r' + i' * gamma (mod 2^64). Cost: a few gcd steps.
+std::optional<std::uint64_t> first_shared_run(const RunSet& a, const RunSet& b);
+/// True when every run of `inner` is a run of `outer`.
+bool holds_all(const RunSet& outer, const RunSet& inner);
+/// True when `set` holds run `index` of root seed `root_seed` (same scheduler, semantics).
+bool holds_run(const RunSet& set, std::uint64_t root_seed, std::uint64_t index);
 
 } // namespace routesim::tools::detail

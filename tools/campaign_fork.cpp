@@ -78,7 +78,8 @@ void write_line(int fd, const json& line) {
     }
 }
 
-/// A worker's sink: failures at once, progress at most 5 times a second, a summary at the end.
+/// A worker's sink: failures at once, progress (with the coverage so far, so that the progress
+/// line shows it as a single process does) at most 5 times a second, a summary at the end.
 class PipeSink final : public SliceSink {
 public:
     explicit PipeSink(int fd) : fd_(fd) {}
@@ -87,7 +88,10 @@ public:
         coverage_.add(result.coverage);
         if (clock_.seconds() - last_ >= 0.2) {
             last_ = clock_.seconds();
-            write_line(fd_, json{{"line", "progress"}, {"runs", runs_}, {"failures", failures_}});
+            write_line(fd_, json{{"line", "progress"},
+                                 {"runs", runs_},
+                                 {"failures", failures_},
+                                 {"coverage", coverage_json(coverage_.as_map())}});
         }
     }
     void on_failure(FailureRecord record) override {
@@ -116,6 +120,8 @@ struct Worker {
     std::uint64_t runs = 0;
     std::uint64_t failures = 0;
     bool summarised = false;
+    /// The coverage of the worker's latest progress line (for the progress line only).
+    std::map<std::string, CoverageCount> coverage;
 };
 
 void take_line(const std::string& text, Worker& worker, CampaignResult& result) {
@@ -127,12 +133,15 @@ void take_line(const std::string& text, Worker& worker, CampaignResult& result) 
     if (kind == "progress") {
         worker.runs = line.value("runs", std::uint64_t{0});
         worker.failures = line.value("failures", std::uint64_t{0});
+        worker.coverage.clear();
+        add_coverage(worker.coverage, line.value("coverage", json::object()));
     } else if (kind == "failure") {
         result.failures.push_back(failure_from_json(line));
         worker.failures++;
     } else if (kind == "summary") {
         worker.runs = line.value("runs", std::uint64_t{0});
         add_coverage(result.coverage, line["coverage"]);
+        worker.coverage.clear(); // now in result.coverage
         worker.summarised = true;
     }
 }
@@ -184,9 +193,26 @@ std::vector<Worker> start_workers(const scenarios::Scenario& scenario,
             ::close(fds[0]);
             break;
         }
-        workers.push_back(Worker{pid, fds[0], {}, 0, 0, false});
+        workers.push_back(Worker{pid, fds[0], {}, 0, 0, false, {}});
     }
     return workers;
+}
+
+/// The progress line over all workers: finished ones' coverage and the others' latest.
+void draw_progress(const std::vector<Worker>& workers, const CampaignResult& result,
+                   Progress& progress) {
+    std::uint64_t runs = 0;
+    std::uint64_t failures = 0;
+    std::map<std::string, CoverageCount> coverage = result.coverage;
+    for (const Worker& worker : workers) {
+        runs += worker.runs;
+        failures += worker.failures;
+        for (const auto& [key, count] : worker.coverage) {
+            coverage[key].runs += count.runs;
+            coverage[key].events += count.events;
+        }
+    }
+    progress.update(runs, static_cast<std::size_t>(failures), coverage);
 }
 
 } // namespace
@@ -215,18 +241,18 @@ void run_forked(const scenarios::Scenario& scenario, const CampaignOptions& opti
                 open--;
             }
         }
-        std::uint64_t runs = 0;
-        std::uint64_t failures = 0;
-        for (const Worker& worker : workers) {
-            runs += worker.runs;
-            failures += worker.failures;
+        if (progress.due()) {
+            draw_progress(workers, result, progress);
         }
-        progress.update(runs, static_cast<std::size_t>(failures), result.coverage);
     }
-    for (Worker& worker : workers) {
+    for (std::size_t job = 0; job < workers.size(); job++) {
+        Worker& worker = workers[job];
         int status = 0;
         ::waitpid(worker.pid, &status, 0);
         result.runs += worker.runs;
+        // Worker `job` takes positions job, job + J, ... of the shard's indices K, K + N, ...
+        result.slices.push_back(IndexSlice{options.shard_index + job * options.shard_count,
+                                           options.shard_count * options.jobs, worker.runs});
         if (!worker.summarised || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             std::fprintf(stderr, "routesim fuzz: worker %d ended abnormally (status %d) after %llu "
                                  "runs; its last run is lost (an RS_ASSERT above names its seed)\n",

@@ -1,5 +1,5 @@
 // `routesim fuzz`: flags, the campaign, shrinking each distinct failure to a reproducer file,
-// the coverage report, the results file, and `--merge`.
+// the coverage report, the results file, `--replay` of one run, and `--merge`.
 // Part of tools/: may use every layer's public headers.
 #include "tools/fuzz.hpp"
 
@@ -17,6 +17,7 @@
 #include "sim/trace.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/commands.hpp"
+#include "tools/fuzz_detail.hpp"
 #include "tools/shrink.hpp"
 
 namespace routesim::tools {
@@ -25,6 +26,7 @@ namespace {
 using nlohmann::json;
 
 struct Input {
+    std::string file;
     json document;
     scenarios::Scenario scenario;
 };
@@ -43,7 +45,7 @@ std::optional<Input> read_input(const std::string& file) {
         std::cerr << loaded.error().to_string() << "\n";
         return std::nullopt;
     }
-    return Input{json::parse(text.str(), nullptr, false), std::move(loaded).value()};
+    return Input{file, json::parse(text.str(), nullptr, false), std::move(loaded).value()};
 }
 
 /// Flags -> campaign options; prints what is wrong and returns nothing on bad flags.
@@ -67,9 +69,10 @@ std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
         unsigned long long index = 0;
         unsigned long long count = 0;
         char extra = 0;
+        // N is bounded so that a worker's stride (N * jobs) and indices stay far below 2^62.
         if (std::sscanf(args.shard.c_str(), "%llu/%llu%c", &index, &count, &extra) != 2 ||
-            count == 0 || index >= count) {
-            std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N, got \""
+            count == 0 || index >= count || count > (1ULL << 32)) {
+            std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N <= 2^32, got \""
                       << args.shard << "\"\n";
             return std::nullopt;
         }
@@ -82,8 +85,15 @@ std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
     return options;
 }
 
-/// Writes `text` to `path`; false (with a message) when it cannot.
-bool write_file(const std::filesystem::path& path, const std::string& text) {
+/// Writes `text` to `path`; false (with a message) when it cannot, or when `path` is the
+/// scenario file `input` (a link made after the check before fuzzing).
+bool write_file(const std::filesystem::path& path, const std::string& text,
+                const std::string& input = "") {
+    if (!input.empty() && detail::is_same_file(path.string(), input)) {
+        std::cerr << "routesim fuzz: --out: " << path.string()
+                  << " would overwrite the scenario file " << input << "; not written\n";
+        return false;
+    }
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
     std::ofstream out(path, std::ios::binary);
@@ -107,27 +117,50 @@ std::string sizes_text(const ShrinkSizes& before, const ShrinkSizes& after) {
            pair(before.schedule, after.schedule) + " choices";
 }
 
-/// Shrinks one failure and prints what it found. False when the reproducer could not be made.
-bool report_failure(const Input& input, const CampaignOptions& options, const FailureRecord& first,
-                    std::uint64_t count, const std::filesystem::path& out) {
-    std::cout << "failure: " << first.key.describe() << " (" << count << " run"
-              << (count == 1 ? "" : "s") << "; first: run " << first.index << ", seed " << first.seed
-              << ")\n";
+/// What the results file records of a shrunk failure.
+struct Shrunk {
+    std::string reproducer;
+    std::string replay;
+    std::uint64_t trace_hash = 0;
+};
+
+scenarios::Semantics semantics_of(const Input& input, const CampaignOptions& options) {
+    return options.semantics.value_or(input.scenario.run.semantics);
+}
+
+/// The complete command that runs a failing campaign run again, and that run's trace hash.
+void print_rerun(const Input& input, const CampaignOptions& options, const FailureRecord& record) {
+    std::cout << "  rerun: "
+              << detail::rerun_command(input.file, record.seed, options.scheduler,
+                                       semantics_of(input, options))
+              << "\n  rerun-trace-hash: " << sim::format_hash(record.trace_hash) << "\n";
+}
+
+/// Shrinks one failure and prints what it found. Nothing when the reproducer could not be
+/// made or written.
+std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOptions& options,
+                                        const FailureRecord& first,
+                                        const std::filesystem::path& out) {
     const scenarios::RunResult failing = scenarios::run_scenario(
         input.scenario, fuzz_settings(first.seed, options.scheduler, options.semantics));
+    if (failing.trace_hash != first.trace_hash) {
+        std::cout << "  the rerun's trace hash " << sim::format_hash(failing.trace_hash)
+                  << " differs from the campaign's (a determinism bug; seed " << first.seed
+                  << ")\n";
+    }
     const detail::Stopwatch clock;
     ShrinkInput shrink{&input.document, first.seed, options.scheduler, options.semantics, &failing,
                        first.key};
     auto reproducer = shrink_failure(shrink);
     if (!reproducer) {
         std::cout << "  shrink failed: " << reproducer.error() << "\n";
-        return false;
+        return std::nullopt;
     }
     const Reproducer& repro = reproducer.value();
     const std::filesystem::path path =
         out / (input.scenario.name + "-" + std::to_string(first.seed) + ".repro.json");
-    if (!write_file(path, reproducer_text(repro.document))) {
-        return false;
+    if (!write_file(path, reproducer_text(repro.document), input.file)) {
+        return std::nullopt;
     }
     std::cout << "  reproducer: " << path.string()
               << (repro.pinned ? " (faults pinned as timeline actions)"
@@ -140,9 +173,11 @@ bool report_failure(const Input& input, const CampaignOptions& options, const Fa
     }
     std::cout << "  shrunk: " << sizes_text(repro.before, repro.after) << "; "
               << repro.candidates << " candidate runs in " << clock.seconds() << " s\n";
-    std::cout << "  replay: routesim run " << path.string() << "\n";
+    const std::string replay =
+        detail::replay_command(path.string(), repro.document, repro.result.semantics);
+    std::cout << "  replay: " << replay << "\n";
     std::cout << "  trace-hash: " << sim::format_hash(repro.result.trace_hash) << "\n";
-    return true;
+    return Shrunk{path.string(), replay, repro.result.trace_hash};
 }
 
 void print_coverage(const std::map<std::string, CoverageCount>& coverage) {
@@ -170,16 +205,25 @@ int merge_command(const FuzzArgs& args) {
         }
         documents.push_back(std::move(document));
     }
-    auto merged = merge_results(documents);
+    std::vector<std::string> left_out;
+    auto merged = merge_results(documents, args.merge, &left_out);
     if (!merged) {
         std::cerr << "routesim fuzz --merge: " << merged.error() << "\n";
         return exit_bad_input;
     }
     const CampaignResult result = campaign_from_json(merged.value());
     std::cout << "merged: " << documents.size() << " files, scenario " << result.scenario << ", "
-              << result.runs << " runs, " << result.failures.size() << " failing seeds\n";
-    for (const FailureRecord& record : result.failures) {
-        std::cout << "  seed " << record.seed << ": " << record.key.describe() << "\n";
+              << result.runs << " runs, " << result.failures.size() << " failing runs\n";
+    for (const std::string& name : left_out) {
+        std::cout << "  left out " << name << ": another file holds all its runs (and agrees)\n";
+    }
+    for (const json& item : merged.value()["failures"]) {
+        std::cout << "  seed " << item.value("seed", std::uint64_t{0}) << " (scheduler "
+                  << item.value("scheduler", "") << ", semantics " << item.value("semantics", "")
+                  << "): " << item.value("kind", "") << " " << item.value("name", "") << "\n";
+        if (item.contains("rerun") && item["rerun"].is_string()) {
+            std::cout << "    rerun: " << item["rerun"].get<std::string>() << "\n";
+        }
     }
     print_coverage(result.coverage);
     const std::filesystem::path path = std::filesystem::path(args.out) / (result.scenario + ".results.json");
@@ -267,7 +311,130 @@ std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) 
     return out.str();
 }
 
+namespace {
+
+/// The first line of a campaign on a scenario without random faults: what it explores.
+void print_fault_notice(const Input& input) {
+    const scenarios::Faults& faults = input.scenario.faults;
+    const bool chances = (faults.crash && faults.crash->probability_ppb > 0) ||
+                         (faults.spawn_fail && faults.spawn_fail->probability_ppb > 0);
+    if (faults.kill || faults.admin || chances) {
+        return;
+    }
+    std::cout << (input.document.contains("faults")
+                      ? "fuzz: no kill, crash, spawn_fail or admin faults: exploring schedules "
+                        "only (seeds, scheduler choices)\n"
+                      : "fuzz: no faults section: exploring schedules only (seeds, scheduler "
+                        "choices)\n");
+}
+
+/// `--replay SEED`: the one campaign run with run seed SEED, and its shrunk reproducer.
+int replay_run(const FuzzArgs& args, const Input& input, const CampaignOptions& options) {
+    const std::uint64_t seed = *args.replay;
+    std::cout << "fuzz: " << input.scenario.name << ", run seed " << seed
+              << " as a campaign runs it, scheduler " << sim::policy_name(options.scheduler)
+              << ", semantics " << scenarios::spelling(semantics_of(input, options)) << "\n";
+    const scenarios::RunResult result = scenarios::run_scenario(
+        input.scenario, fuzz_settings(seed, options.scheduler, options.semantics));
+    std::cout << "seed: " << seed << "\n";
+    std::cout << "trace-hash: " << sim::format_hash(result.trace_hash) << "\n";
+    if (!run_failed(result)) {
+        std::cout << "verdict: pass\n";
+        return exit_ok;
+    }
+    const FailureRecord record = detail::record_failure(0, seed, result);
+    std::cout << "verdict: fail\n";
+    std::cout << "failure: " << record.key.describe() << " (seed " << seed << ")\n";
+    std::cout << "  what: " << record.explanation << "\n";
+    if (args.shrink_max > 0) {
+        (void)shrink_and_report(input, options, record, args.out);
+    }
+    return exit_failed;
+}
+
+/// Shrinks the first run of each distinct failure (lowest index: deterministic), up to
+/// --shrink-max of them, and prints every distinct failure. Returns the shrunk ones by seed.
+std::map<std::uint64_t, Shrunk> report_failures(const FuzzArgs& args, const Input& input,
+                                                const CampaignOptions& options,
+                                                const CampaignResult& result) {
+    std::map<FailureKey, std::pair<const FailureRecord*, std::uint64_t>> distinct;
+    std::vector<FailureKey> order;
+    for (const FailureRecord& record : result.failures) {
+        auto [at, fresh] = distinct.try_emplace(record.key, &record, 0);
+        at->second.second++;
+        if (fresh) {
+            order.push_back(record.key);
+        }
+    }
+    const detail::Stopwatch shrink_clock; // wall clock for the report only
+    std::map<std::uint64_t, Shrunk> shrunk;
+    for (std::size_t i = 0; i < order.size(); i++) {
+        const auto& [first, count] = distinct[order[i]];
+        std::cout << "failure: " << order[i].describe() << " (" << count << " run"
+                  << (count == 1 ? "" : "s") << "; first: run " << first->index << ", seed "
+                  << first->seed << (i < args.shrink_max ? ")\n" : "; not shrunk)\n");
+        print_rerun(input, options, *first);
+        if (i < args.shrink_max) {
+            if (auto done = shrink_and_report(input, options, *first, args.out)) {
+                shrunk.emplace(first->seed, std::move(*done));
+            }
+        }
+    }
+    const std::size_t tried = std::min<std::size_t>(order.size(), args.shrink_max);
+    if (tried > 0) {
+        std::cout << "shrinking: " << tried << " failure" << (tried == 1 ? "" : "s") << " in "
+                  << shrink_clock.seconds() << " s\n";
+    }
+    return shrunk;
+}
+
+/// The results document with each failure's rerun command (and its reproducer's replay).
+json annotated_results(const Input& input, const CampaignResult& result,
+                       const CampaignOptions& options,
+                       const std::map<std::uint64_t, Shrunk>& shrunk) {
+    json document = results_json(result, options);
+    for (json& item : document["failures"]) {
+        const std::uint64_t seed = item["seed"].get<std::uint64_t>();
+        item["rerun"] = detail::rerun_command(input.file, seed, options.scheduler,
+                                              semantics_of(input, options));
+        const auto found = shrunk.find(seed);
+        if (found != shrunk.end()) {
+            item["reproducer"] = found->second.reproducer;
+            item["replay"] = found->second.replay;
+            item["replay_trace_hash"] = sim::format_hash(found->second.trace_hash);
+        }
+    }
+    return document;
+}
+
+int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& options) {
+    std::cout << "fuzz: " << input.scenario.name << ", seed " << options.seed << ", scheduler "
+              << sim::policy_name(options.scheduler) << ", shard " << options.shard_index << "/"
+              << options.shard_count << ", jobs " << options.jobs << "\n";
+    const CampaignResult result = run_campaign(input.scenario, options);
+    const double rate =
+        result.elapsed_s > 0 ? static_cast<double>(result.runs) / result.elapsed_s : 0;
+    std::cout << "runs: " << result.runs << " in " << result.elapsed_s << " s ("
+              << static_cast<std::uint64_t>(rate) << " runs/s), failures: "
+              << result.failures.size() << "\n";
+    const std::map<std::uint64_t, Shrunk> shrunk = report_failures(args, input, options, result);
+    print_coverage(result.coverage);
+    const std::filesystem::path results =
+        std::filesystem::path(args.out) / results_name(input.scenario.name, options);
+    if (write_file(results, annotated_results(input, result, options, shrunk).dump(2) + "\n",
+                   input.file)) {
+        std::cout << "results: " << results.string() << "\n";
+    }
+    return result.failures.empty() && !result.worker_crashed ? exit_ok : exit_failed;
+}
+
+} // namespace
+
 int fuzz_command(const FuzzArgs& args) {
+    if (!args.merge.empty() && args.replay.has_value()) {
+        std::cerr << "routesim fuzz: --replay: expected a scenario FILE, not --merge\n";
+        return exit_bad_input;
+    }
     if (!args.merge.empty()) {
         return merge_command(args);
     }
@@ -279,46 +446,16 @@ int fuzz_command(const FuzzArgs& args) {
     if (!input.has_value()) {
         return exit_bad_input;
     }
-    std::cout << "fuzz: " << input->scenario.name << ", seed " << options->seed << ", scheduler "
-              << sim::policy_name(options->scheduler) << ", shard " << options->shard_index << "/"
-              << options->shard_count << ", jobs " << options->jobs << "\n";
-    const CampaignResult result = run_campaign(input->scenario, *options);
-    const double rate = result.elapsed_s > 0 ? static_cast<double>(result.runs) / result.elapsed_s : 0;
-    std::cout << "runs: " << result.runs << " in " << result.elapsed_s << " s (" << static_cast<std::uint64_t>(rate)
-              << " runs/s), failures: " << result.failures.size() << "\n";
-    // One reproducer per distinct failure, for its first run (lowest index): deterministic.
-    std::map<FailureKey, std::pair<const FailureRecord*, std::uint64_t>> distinct;
-    std::vector<FailureKey> order;
-    for (const FailureRecord& record : result.failures) {
-        auto [at, fresh] = distinct.try_emplace(record.key, &record, 0);
-        at->second.second++;
-        if (fresh) {
-            order.push_back(record.key);
-        }
+    // Refused before any run: fuzz output must never replace the file it reads.
+    const detail::OutFiles files{args.out, input->scenario.name,
+                                 results_name(input->scenario.name, *options)};
+    if (auto clash = detail::overwrites_input(files, args.file)) {
+        std::cerr << *clash << "\n";
+        return exit_bad_input;
     }
-    const std::filesystem::path out(args.out);
-    const detail::Stopwatch shrink_clock; // wall clock for the report only
-    std::size_t shrunk = 0;
-    for (std::size_t i = 0; i < order.size(); i++) {
-        const auto& [first, count] = distinct[order[i]];
-        if (i < args.shrink_max) {
-            (void)report_failure(*input, *options, *first, count, out);
-            shrunk++;
-        } else {
-            std::cout << "failure: " << order[i].describe() << " (" << count << " runs; first: run "
-                      << first->index << ", seed " << first->seed << "; not shrunk)\n";
-        }
-    }
-    if (shrunk > 0) {
-        std::cout << "shrinking: " << shrunk << " failure" << (shrunk == 1 ? "" : "s") << " in "
-                  << shrink_clock.seconds() << " s\n";
-    }
-    print_coverage(result.coverage);
-    const std::filesystem::path results = out / results_name(input->scenario.name, *options);
-    if (write_file(results, results_json(result, *options).dump(2) + "\n")) {
-        std::cout << "results: " << results.string() << "\n";
-    }
-    return result.failures.empty() && !result.worker_crashed ? exit_ok : exit_failed;
+    print_fault_notice(*input);
+    return args.replay.has_value() ? replay_run(args, *input, *options)
+                                   : campaign(args, *input, *options);
 }
 
 } // namespace routesim::tools

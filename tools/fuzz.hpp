@@ -2,7 +2,7 @@
 // the scenario's random faults (aimed at racy moments), check every run, shrink each distinct
 // failure to a reproducer file, and report the coverage of route states and pending windows.
 // Campaigns split by seed (--shard K/N), spread over worker processes (--jobs J), and merge
-// by seed (--merge). Part of tools/: may use every layer's public headers.
+// by run seed (--merge, each run once). Part of tools/: may use every layer's public headers.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +34,7 @@ struct FuzzArgs {
     std::vector<std::string> merge; ///< results files to merge instead of fuzzing
     std::uint64_t max_failures = 0; ///< stop after this many failing runs (0: never)
     std::uint32_t shrink_max = 4;   ///< distinct failures to shrink (0: none)
+    std::optional<std::uint64_t> replay; ///< run only the campaign run with this run seed
 };
 
 /// Runs the subcommand; returns 0 (nothing failed), 1 (a failure) or 2 (bad input).
@@ -75,6 +76,17 @@ struct FailureRecord {
     FailureKey key;
     std::int64_t at_ns = 0;
     std::string explanation;
+    /// The trace hash of the failing run as the campaign ran it (`fuzz --replay` prints it).
+    std::uint64_t trace_hash = 0;
+};
+
+/// Campaign run indices first, first + stride, ..., `count` of them: what one worker of a
+/// shard ran (it stops early at a time budget or --max-failures, so its share is a prefix).
+struct IndexSlice {
+    std::uint64_t first = 0;
+    std::uint64_t stride = 1;
+    std::uint64_t count = 0;
+    bool operator==(const IndexSlice& other) const = default;
 };
 
 /// How often a coverage key was reached: in how many runs, how many times in all.
@@ -103,7 +115,11 @@ struct CampaignOptions {
 /// What a campaign (or a merge of campaigns) found.
 struct CampaignResult {
     std::string scenario;
+    /// The semantics profile the runs followed (the override, else the scenario's).
+    scenarios::Semantics semantics = scenarios::Semantics::Documented;
     std::uint64_t runs = 0;
+    /// The run indices that ran, one slice per worker; their counts add up to `runs`.
+    std::vector<IndexSlice> slices;
     /// Sorted by run index; at most one per seed.
     std::vector<FailureRecord> failures;
     std::map<std::string, CoverageCount> coverage;
@@ -120,11 +136,19 @@ CampaignResult run_campaign(const scenarios::Scenario& scenario, const CampaignO
 /// grouped by route state. Keys as RunResult::coverage spells them.
 std::string coverage_text(const std::map<std::string, CoverageCount>& coverage);
 
-/// The results document (format "routesim-fuzz-results/1", documented in fuzz.cpp).
+/// The results document (format "routesim-fuzz-results/2", documented in results.cpp).
 nlohmann::json results_json(const CampaignResult& result, const CampaignOptions& options);
-/// Merges results documents by seed into one results document. Error: a document that is not
-/// a results document, or documents of different scenarios.
-sim::Result<nlohmann::json, std::string> merge_results(const std::vector<nlohmann::json>& documents);
+/// Merges results documents into one, each run (scheduler, semantics, run seed) once: a
+/// document whose runs another document holds too is left out, after checking that the two
+/// agree about every such run. `names` name the documents in messages (default "document
+/// N"); the names of the documents left out are added to `left_out` when given. Error: a
+/// document that is not a results document (its name, the JSON pointer and what was expected),
+/// documents of different scenarios, two documents that share some runs but neither all of
+/// the other's, or two that disagree about a run they share.
+sim::Result<nlohmann::json, std::string>
+merge_results(const std::vector<nlohmann::json>& documents,
+              const std::vector<std::string>& names = {},
+              std::vector<std::string>* left_out = nullptr);
 /// The campaign a results document describes (for printing).
 CampaignResult campaign_from_json(const nlohmann::json& document);
 

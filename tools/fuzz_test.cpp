@@ -291,9 +291,15 @@ TEST(FuzzShards, ShardsMergeToTheWholeCampaign) {
 
 TEST(FuzzShards, MergeRejectsOtherDocumentsAndOtherScenarios) {
     EXPECT_FALSE(merge_results({json{{"format", "something-else"}}}).has_value());
-    const json a{{"format", "routesim-fuzz-results/1"}, {"scenario", "a"}};
-    const json b{{"format", "routesim-fuzz-results/1"}, {"scenario", "b"}};
-    EXPECT_FALSE(merge_results({a, b}).has_value());
+    const json a{{"format", "routesim-fuzz-results/2"}, {"scenario", "a"},   {"runs", 0},
+                 {"campaigns", json::array()},          {"failures", json::array()},
+                 {"coverage", json::object()}};
+    json b = a;
+    b["scenario"] = "b";
+    ASSERT_TRUE(merge_results({a, a}).has_value());
+    auto merged = merge_results({a, b});
+    ASSERT_FALSE(merged.has_value());
+    EXPECT_EQ(merged.error(), "document 2 is for scenario \"b\", document 1 for \"a\"");
 }
 
 TEST(FuzzJobs, WorkerProcessesFindWhatOneProcessFinds) {

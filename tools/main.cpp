@@ -155,8 +155,12 @@ int main(int argc, char** argv) {
     fuzz->add_option("--out", fuzz_args.out, "Directory for reproducers and results (fuzz-out)");
     fuzz->add_option("--max-failures", fuzz_args.max_failures, "Stop after this many failing runs");
     fuzz->add_option("--shrink-max", fuzz_args.shrink_max, "Distinct failures to shrink (4)");
-    fuzz->add_option("--merge", fuzz_args.merge, "Merge results files by seed instead of fuzzing")
+    fuzz->add_option("--merge", fuzz_args.merge,
+                     "Merge results files instead of fuzzing (each run once)")
         ->expected(1, -1);
+    fuzz->add_option("--replay", fuzz_args.replay,
+                     "Run only the campaign run with this run seed (as a failure line names it) "
+                     "and shrink it if it fails");
 
     std::vector<std::string> validate_files;
     CLI::App* validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");

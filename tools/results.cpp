@@ -1,21 +1,31 @@
-// Fuzz results documents and their merge. The format, "routesim-fuzz-results/1":
+// Fuzz results documents and their merge. The format, "routesim-fuzz-results/2":
 //
-//   { "format": "routesim-fuzz-results/1",
+//   { "format": "routesim-fuzz-results/2",
 //     "scenario": "<scenario name>",
-//     "campaigns": [ {"root_seed": S, "scheduler": "random" | "pct", "semantics": "" | name,
-//                     "shard_index": K, "shard_count": N, "runs": n} ],
+//     "campaigns": [ {"root_seed": S, "scheduler": "random" | "pct", "semantics": name,
+//                     "shard_index": K, "shard_count": N, "jobs": J, "runs": n,
+//                     "slices": [ {"first": i, "stride": d, "count": c} ]} ],
 //     "runs": <total runs>,
-//     "failures": [ {"index": i, "seed": s, "kind": "invariant" | "check" | "limit",
+//     "failures": [ {"root_seed": S, "index": i, "seed": s, "scheduler": ..., "semantics": ...,
+//                    "kind": "invariant" | "check" | "limit",
 //                    "name": "<invariant, expectation path or limit>", "at_ns": t,
-//                    "explanation": "..."} ],          // sorted by seed, one per seed
+//                    "explanation": "...", "trace_hash": "<16 hex>",
+//                    "rerun": "routesim fuzz ...", optional "reproducer", "replay",
+//                    "replay_trace_hash"} ],          // sorted by seed, one per run
 //     "coverage": { "<route state> x <event>" | "window:<name>": {"runs": r, "events": e} },
 //     "elapsed_s": <wall-clock seconds, informational> }
 //
-// Run i of a campaign has seed run_seed(S, i); shard K/N runs the indices i = K (mod N).
-// Merging concatenates the campaigns (an identical campaign entry counts once), keeps one
-// failure per seed, and sums runs and coverage. Part of tools/.
+// Run i of a campaign has seed run_seed(S, i); shard K/N runs the indices i = K (mod N), and
+// its worker w of J the slice first K + w*N, stride N*J (a prefix of it, when a time budget or
+// --max-failures stopped it). `semantics` is the profile the runs followed. A run is
+// (scheduler, semantics, seed). Merging keeps each run once: a document whose runs all lie in
+// one slice of another document's is left out (the two must agree about every such run);
+// documents that share only some runs are refused, since their coverage cannot be split.
+// Part of tools/.
 #include <algorithm>
+#include <cstdlib>
 
+#include "sim/trace.hpp"
 #include "tools/campaign_detail.hpp"
 
 namespace routesim::tools {
@@ -25,9 +35,10 @@ using nlohmann::json;
 namespace detail {
 
 json failure_json(const FailureRecord& record) {
-    return json{{"index", record.index},        {"seed", record.seed},
-                {"kind", record.key.kind},      {"name", record.key.name},
-                {"at_ns", record.at_ns},        {"explanation", record.explanation}};
+    return json{{"index", record.index},         {"seed", record.seed},
+                {"kind", record.key.kind},       {"name", record.key.name},
+                {"at_ns", record.at_ns},         {"explanation", record.explanation},
+                {"trace_hash", sim::format_hash(record.trace_hash)}};
 }
 
 FailureRecord failure_from_json(const json& item) {
@@ -38,6 +49,7 @@ FailureRecord failure_from_json(const json& item) {
     record.key.name = item.value("name", "");
     record.at_ns = item.value("at_ns", std::int64_t{0});
     record.explanation = item.value("explanation", "");
+    record.trace_hash = std::strtoull(item.value("trace_hash", "0").c_str(), nullptr, 16);
     return record;
 }
 
@@ -62,22 +74,44 @@ void add_coverage(std::map<std::string, CoverageCount>& into, const json& covera
 
 } // namespace detail
 
+namespace {
+
+constexpr const char* results_format = "routesim-fuzz-results/2";
+
+json slices_json(const std::vector<IndexSlice>& slices) {
+    json out = json::array();
+    for (const IndexSlice& slice : slices) {
+        out.push_back(
+            json{{"first", slice.first}, {"stride", slice.stride}, {"count", slice.count}});
+    }
+    return out;
+}
+
+} // namespace
+
 json results_json(const CampaignResult& result, const CampaignOptions& options) {
+    const std::string scheduler(sim::policy_name(options.scheduler));
+    const std::string semantics(scenarios::spelling(result.semantics));
     json failures = json::array();
     std::vector<FailureRecord> by_seed = result.failures;
     std::sort(by_seed.begin(), by_seed.end(),
               [](const FailureRecord& a, const FailureRecord& b) { return a.seed < b.seed; });
     for (const FailureRecord& record : by_seed) {
-        failures.push_back(detail::failure_json(record));
+        json item = detail::failure_json(record);
+        item["root_seed"] = options.seed;
+        item["scheduler"] = scheduler;
+        item["semantics"] = semantics;
+        failures.push_back(std::move(item));
     }
-    const json campaign{
-        {"root_seed", options.seed},
-        {"scheduler", std::string(sim::policy_name(options.scheduler))},
-        {"semantics", options.semantics ? std::string(scenarios::spelling(*options.semantics)) : ""},
-        {"shard_index", options.shard_index},
-        {"shard_count", options.shard_count},
-        {"runs", result.runs}};
-    return json{{"format", "routesim-fuzz-results/1"},
+    const json campaign{{"root_seed", options.seed},
+                        {"scheduler", scheduler},
+                        {"semantics", semantics},
+                        {"shard_index", options.shard_index},
+                        {"shard_count", options.shard_count},
+                        {"jobs", options.jobs},
+                        {"runs", result.runs},
+                        {"slices", slices_json(result.slices)}};
+    return json{{"format", results_format},
                 {"scenario", result.scenario},
                 {"campaigns", json::array({campaign})},
                 {"runs", result.runs},
@@ -96,56 +130,6 @@ CampaignResult campaign_from_json(const json& document) {
         result.failures.push_back(detail::failure_from_json(item));
     }
     return result;
-}
-
-sim::Result<json, std::string> merge_results(const std::vector<json>& documents) {
-    json campaigns = json::array();
-    std::map<std::uint64_t, json> failures;
-    std::map<std::string, CoverageCount> coverage;
-    std::string scenario;
-    std::uint64_t runs = 0;
-    double elapsed = 0;
-    for (std::size_t i = 0; i < documents.size(); i++) {
-        const json& document = documents[i];
-        if (!document.is_object() || document.value("format", "") != "routesim-fuzz-results/1") {
-            return sim::fail("document " + std::to_string(i + 1) +
-                             " is not a routesim fuzz results document (expected \"format\": "
-                             "\"routesim-fuzz-results/1\")");
-        }
-        const std::string name = document.value("scenario", "");
-        if (i > 0 && name != scenario) {
-            return sim::fail("document " + std::to_string(i + 1) + " is for scenario \"" + name +
-                             "\", not \"" + scenario + "\"");
-        }
-        scenario = name;
-        const json entries = document.value("campaigns", json::array());
-        const bool seen = !entries.empty() && std::all_of(entries.begin(), entries.end(), [&](const json& c) {
-            return std::find(campaigns.begin(), campaigns.end(), c) != campaigns.end();
-        });
-        if (seen) {
-            continue; // the same campaign twice counts once
-        }
-        for (const json& entry : entries) {
-            campaigns.push_back(entry);
-        }
-        runs += document.value("runs", std::uint64_t{0});
-        elapsed += document.value("elapsed_s", 0.0);
-        detail::add_coverage(coverage, document.value("coverage", json::object()));
-        for (const json& item : document.value("failures", json::array())) {
-            failures.emplace(item.value("seed", std::uint64_t{0}), item);
-        }
-    }
-    json merged_failures = json::array();
-    for (auto& [seed, item] : failures) {
-        merged_failures.push_back(std::move(item));
-    }
-    return json{{"format", "routesim-fuzz-results/1"},
-                {"scenario", scenario},
-                {"campaigns", std::move(campaigns)},
-                {"runs", runs},
-                {"failures", std::move(merged_failures)},
-                {"coverage", detail::coverage_json(coverage)},
-                {"elapsed_s", elapsed}};
 }
 
 } // namespace routesim::tools
