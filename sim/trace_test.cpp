@@ -2,6 +2,7 @@
 // canonical JSON Lines; the memory sink keeps owned copies.
 // Method: emit known events and compare against hand-computed values.
 #include "sim/trace.hpp"
+#include "sim/trace_scheme.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,6 +28,15 @@ TEST(TraceBus, HashFollowsTheDocumentedAlgorithm) {
     expected.fold(2 + lane_to + lane_n);
     EXPECT_EQ(bus.hash(), expected.value());
     EXPECT_EQ(bus.count(), 1U);
+}
+
+TEST(TraceBus, SchemeVersionPinsTheHashOfAFixedEvent) {
+    // A change of the algorithm must bump trace_hash_scheme (routesim --version prints it):
+    // then update both numbers here together.
+    TraceBus bus;
+    bus.emit(Instant::from_ns(5), kind_send, {{key_to, "a"}, {key_n, std::int64_t{-1}}});
+    EXPECT_EQ(trace_hash_scheme, 2U);
+    EXPECT_EQ(format_hash(bus.hash()), "b43c32b94574622b");
 }
 
 TEST(TraceBus, HashDependsOnOrderTimeAndValues) {

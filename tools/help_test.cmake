@@ -32,3 +32,9 @@ foreach(flag --seed --scheduler --semantics --until --trace --trace-max --save-r
         message(FATAL_ERROR "routesim run --help does not list ${flag}:\n${help_out}")
     endif()
 endforeach()
+# --version: the version and the trace-hash scheme (sim/trace_scheme.hpp), so two hashes can be
+# compared only when their schemes agree.
+cli_run(version --version)
+if(NOT version_code EQUAL 0 OR NOT version_out MATCHES "^routesim [0-9]+\\.[0-9]+\\.[0-9]+ \\(trace-hash scheme [0-9]+\\)\n$")
+    message(FATAL_ERROR "routesim --version printed:\n${version_out}${version_err}")
+endif()

@@ -9,6 +9,7 @@
 
 #include "sim/scheduler.hpp"
 #include "sim/trace.hpp"
+#include "sim/trace_scheme.hpp"
 #include "tools/commands.hpp"
 #include "tools/demo.hpp"
 #include "tools/fuzz.hpp"
@@ -91,7 +92,9 @@ constexpr std::string_view exit_codes_run =
 
 int main(int argc, char** argv) {
     CLI::App app{"routesim: deterministic simulator for Ergo-style actor routing topologies"};
-    app.set_version_flag("--version", std::string("routesim ") + ROUTESIM_VERSION);
+    app.set_version_flag("--version", std::string("routesim ") + ROUTESIM_VERSION +
+                                          " (trace-hash scheme " +
+                                          std::to_string(sim::trace_hash_scheme) + ")");
     app.require_subcommand(1);
     app.footer(help_footer(exit_codes_run));
 
