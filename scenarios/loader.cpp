@@ -105,7 +105,7 @@ bool parse_admin_message(detail::LoadContext& context, const Located& at, const 
     // A worker on another operation is checked like any node, then unused (the router ignores
     // it, as the Router methods without a worker do).
     if (!detail::parse_node_tree(context, fields.at("worker"), to + "/" + entry.route,
-                                 entry.worker)) {
+                                 entry.worker, detail::TreeRoot::RouteWorker)) {
         return false;
     }
     if (takes_worker) {

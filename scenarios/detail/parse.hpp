@@ -26,11 +26,20 @@ struct LoadContext {
     std::uint64_t messages = 0;
 };
 
+/// What the root of a parsed tree is.
+enum class TreeRoot : std::uint8_t {
+    /// The topology root: registered under its name, if any.
+    Topology,
+    /// The worker of a route (timeline add_route/replace_route, router.admin message): spawned
+    /// unnamed (R5), so it may not carry a `name`; `path` is its "<router>/<route>" address.
+    RouteWorker,
+};
+
 /// Parses one node and its subtree (expanding `repeat` in children and route lists).
 /// `path` is the node's tree path; nullopt uses its name (the topology root).
 /// Cost: linear in the expanded subtree; iterative, depth checked against the limit.
 bool parse_node_tree(LoadContext& context, const Located& at, std::optional<std::string> path,
-                     Node& out);
+                     Node& out, TreeRoot root = TreeRoot::Topology);
 
 /// Parses a routing rule (`"discard"` or an object with by_type, hash, field or route).
 bool parse_rule(Errors& errors, const Located& at, Rule& out);

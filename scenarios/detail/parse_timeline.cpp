@@ -88,7 +88,7 @@ bool parse_management(LoadContext& context, const Located& at, Action& action) {
     }
     action.worker.emplace();
     return parse_node_tree(context, fields.at("worker"), action.router + "/" + action.route,
-                           *action.worker);
+                           *action.worker, TreeRoot::RouteWorker);
 }
 
 bool parse_exit(Errors& errors, const Located& at, Action& action) {

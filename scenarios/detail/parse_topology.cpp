@@ -21,6 +21,8 @@ struct Pending {
     std::optional<std::string> base_path;
     /// RouteWorker: the route name; PoolWorker: "#*". Unused for the other roles.
     std::string segment;
+    /// RouteWorker: the target that addresses the worker ("<router name>/<route>").
+    std::string address;
     std::uint32_t depth = 1;
     Role role = Role::Root;
     std::optional<std::uint64_t> repeat_index;
@@ -143,12 +145,19 @@ class TreeParser {
 public:
     explicit TreeParser(LoadContext& context) : context_(context) {}
 
-    bool parse(const Located& at, std::optional<std::string> path, Node& out) {
+    bool parse(const Located& at, std::optional<std::string> path, Node& out, TreeRoot root) {
         if (!count_nodes(1, at.pointer)) {
             return false;
         }
-        stack_.push_back(Pending{
-            .json = at.value, .pointer = at.pointer, .base_path = std::move(path), .out = &out});
+        // A route worker given whole (timeline, router.admin) keeps the Root role for its
+        // path; only the name check of route workers applies to it.
+        std::string address =
+            root == TreeRoot::RouteWorker ? path.value_or(std::string()) : std::string();
+        stack_.push_back(Pending{.json = at.value,
+                                 .pointer = at.pointer,
+                                 .base_path = std::move(path),
+                                 .address = std::move(address),
+                                 .out = &out});
         while (!stack_.empty()) {
             Pending item = std::move(stack_.back());
             stack_.pop_back();
@@ -202,6 +211,9 @@ private:
     }
 
     bool parse_common(const Fields& fields, const Pending& item, Node& node) {
+        if (!item.address.empty() && fields.has("name")) {
+            return fail_route_worker_name(fields.at("name"), item.address);
+        }
         if (item.role == Role::SupervisorChild &&
             !fields.need("name", "an Atom (a supervisor child needs the child spec name it is "
                                  "registered under)")) {
@@ -228,6 +240,18 @@ private:
             break;
         }
         return true;
+    }
+
+    /// ergo-semantics.md R5: a router spawns its workers anonymously, so a name on one would
+    /// never be registered and a send or forward to it would find nothing.
+    bool fail_route_worker_name(const Located& name, const std::string& address) {
+        return context_.errors.fail(
+            name.pointer, "a route's worker cannot have a name: route workers are spawned "
+                          "unnamed (R5), so " +
+                              describe(name.json()) +
+                              " would never be registered (expected no \"name\"; address it "
+                              "as " +
+                              quote(address) + ")");
     }
 
     bool parse_supervisor(const Fields& fields, Node& node, std::vector<Source>& children) {
@@ -429,10 +453,17 @@ private:
             std::string segment = role == Role::PoolWorker    ? std::string(pool_worker_segment)
                                   : role == Role::RouteWorker ? node.router.routes[i].name
                                                               : std::string();
+            // A named router is addressed by its name, an unnamed one by its tree path (an
+            // unnamed root has none: the hint then says where the router's name goes).
+            std::string address = role != Role::RouteWorker ? std::string()
+                                  : !node.name.empty()       ? node.name + "/" + segment
+                                  : !node.path.empty()       ? node.path + "/" + segment
+                                                             : "<router name>/" + segment;
             stack_.push_back(Pending{.json = sources[i].json,
                                      .pointer = sources[i].pointer,
                                      .base_path = node.path,
                                      .segment = std::move(segment),
+                                     .address = std::move(address),
                                      .depth = depth,
                                      .role = role,
                                      .repeat_index = sources[i].repeat_index,
@@ -449,9 +480,9 @@ private:
 } // namespace
 
 bool parse_node_tree(LoadContext& context, const Located& at, std::optional<std::string> path,
-                     Node& out) {
+                     Node& out, TreeRoot root) {
     TreeParser parser(context);
-    return parser.parse(at, std::move(path), out);
+    return parser.parse(at, std::move(path), out, root);
 }
 
 } // namespace routesim::scenarios::detail
