@@ -214,7 +214,9 @@ std::string LoadError::to_string() const {
     if (pointer.empty()) {
         return file + ": " + message;
     }
-    return file + ": " + pointer + ": " + message;
+    // A pointer holds keys as written (RFC 6901); their control characters are shown escaped
+    // so that the line stays one line.
+    return file + ": " + detail::escape_controls(pointer) + ": " + message;
 }
 
 sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::string file_label,

@@ -22,6 +22,8 @@ struct LoadError {
     std::string message;
 
     /// `"<file>: <pointer>: <message>"`, or `"<file>: <message>"` when the pointer is "".
+    /// Always one line: the pointer's control characters are shown escaped (`\n`), and
+    /// messages quote every name and string they take from the input.
     std::string to_string() const;
 };
 

@@ -1,5 +1,6 @@
 // Goal: the loader's checks of issue 20 ("verdicts you can trust") reject what can only make a
-// run lie or fail for an unrelated reason: a name on a route's worker (never registered, R5).
+// run lie or fail for an unrelated reason: a name on a route's worker (never registered, R5);
+// and every error stays one line, whatever names and keys the input holds.
 // Method: inline scenarios around one router; each malformed variant must give exactly its
 // error line, and the well-formed neighbours of each variant must still load.
 #include <gtest/gtest.h>
@@ -73,6 +74,38 @@ TEST(RouteWorkerName, NamesInsideARouteWorkerStayAllowed) {
         {"kind": "actor", "name": "inner", "behavior": {"type": "sink"}}]})";
     EXPECT_EQ(error_of(with_route_worker(worker, R"(, "expect": {"alive": ["inner", "r/a"]})")),
               "");
+}
+
+TEST(OneLineErrors, NamesInListsAndPointersAreEscaped) {
+    const std::string sink_s = R"({"kind": "actor", "name": "s", "behavior": {"type": "sink"}})";
+    const auto scenario = [&](std::string_view topology, std::string_view rest) {
+        return R"({"name": "one-line", "topology": )" + std::string(topology) +
+               std::string(rest) + "}";
+    };
+    // The client list of "is not a client" (the libFuzzer finding).
+    EXPECT_EQ(error_of(scenario(sink_s, R"(, "workload": [{"from": "client\n1", "to": "s",
+                  "send": {"type": "Ping"}}], "expect": {"clients": {"client:1": {}}})")),
+              "inline.json: /expect/clients/client:1: \"client:1\" is not a client of this "
+              "scenario (expected one of: \"client\\n1\")");
+    // A supervisor's children and a router's routes in a path that reaches nothing.
+    EXPECT_EQ(error_of(scenario(R"({"kind": "supervisor", "name": "sup", "children": [
+                  {"kind": "actor", "name": "a\nb", "behavior": {"type": "sink"}},
+                  {"kind": "actor", "name": "c\u007f", "behavior": {"type": "sink"}}]})",
+                                R"(, "expect": {"alive": ["sup/ab"]})")),
+              "inline.json: /expect/alive/0: target \"sup/ab\": supervisor \"sup\" has no child "
+              "\"ab\" (expected one of: \"a\\nb\", \"c\\u007f\")");
+    EXPECT_EQ(error_of(scenario(R"({"kind": "router", "name": "r", "routes": [{"name": "p\tq",
+                  "worker": {"kind": "actor", "behavior": {"type": "sink"}}}]})",
+                                R"(, "expect": {"routes": {"r": {"pq": {}}}})")),
+              "inline.json: /expect/routes/r/pq: router \"r\" has no route \"pq\" (expected one "
+              "of: \"p\\tq\")");
+    // A key in the pointer, and a duration whose message comes from sim/.
+    EXPECT_EQ(error_of(scenario(sink_s, R"(, "run": {"se\ned": 1})")),
+              "inline.json: /run/se\\ned: unknown field \"se\\ned\" (expected one of: cost, "
+              "max_events, pct_depth, schedule, scheduler, seed, semantics, until)");
+    EXPECT_EQ(error_of(scenario(sink_s, R"(, "run": {"cost": "1\rms"})")),
+              "inline.json: /run/cost: duration \"1\\rms\" has unknown unit \"\\rms\" "
+              "(expected one of: ns, us, ms, s)");
 }
 
 } // namespace

@@ -16,7 +16,7 @@ std::string list_names(std::vector<std::string> names) {
     names.erase(std::unique(names.begin(), names.end()), names.end());
     std::string text;
     for (std::size_t i = 0; i < names.size() && i < listed_names_max; i++) {
-        text += (i == 0 ? "" : ", ") + names[i];
+        text += (i == 0 ? "" : ", ") + detail::list_item(names[i]);
     }
     if (names.size() > listed_names_max) {
         text += ", ... (" + std::to_string(names.size()) + " in all)";

@@ -50,6 +50,15 @@ std::string pointer_key(std::string_view key);
 /// Quotes text for a message with JSON escapes, shortened to about 60 bytes.
 std::string quote(std::string_view text);
 
+/// A name for a list in a message ("expected one of: a, b"): as written when it is plain
+/// (printable ASCII without space, ',', '"' or '\\'), else quote(name), so that every
+/// message stays one line.
+std::string list_item(std::string_view name);
+
+/// Escapes the control characters of `text` as JSON does (`\n`, `\u0001`), leaving every
+/// other byte alone: for text that is shown raw, such as a JSON pointer or a message of sim/.
+std::string escape_controls(std::string_view text);
+
 /// Describes a value for "got ...": `-3`, `"abc"`, `an object`, `an array`.
 std::string describe(const Json& value);
 

@@ -263,7 +263,7 @@ private:
             if (std::find(names.begin(), names.end(), route) == names.end()) {
                 std::string list;
                 for (const std::string& name : names) {
-                    list += (list.empty() ? "" : ", ") + name;
+                    list += (list.empty() ? "" : ", ") + list_item(name);
                 }
                 return errors_.fail(pointer + "/" + pointer_key(route),
                                     "router " + quote(router) + " has no route " + quote(route) +
@@ -288,7 +288,7 @@ private:
         }
         std::string list;
         for (const std::string& client : clients) {
-            list += (list.empty() ? "" : ", ") + client;
+            list += (list.empty() ? "" : ", ") + list_item(client);
         }
         return errors_.fail(pointer, quote(name) + " is not a client of this scenario" +
                                          (clients.empty()
