@@ -1,10 +1,12 @@
-// Scenario loading: JSON text or file -> validated, typed Scenario, or one LoadError that names
+// Scenario loading: JSON text or file -> validated, typed Scenario, or LoadErrors that name
 // the file, the JSON pointer of the offending value and what was expected. Never throws.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/model.hpp"
 #include "sim/result.hpp"
@@ -51,6 +53,27 @@ struct LoadLimits {
     std::uint32_t pct_depth_max = 10'000;
 };
 
+/// Every error of one load, in the order found, for `routesim validate`; and the scenario when
+/// there is none.
+struct LoadReport {
+    /// The loaded scenario; nullopt when there is an error.
+    std::optional<Scenario> scenario;
+    /// The first errors found (at most errors_listed_max), in the order the loader finds them:
+    /// errors.front() is the error that load_scenario_* returns. After an error the loader goes
+    /// on with the parts that do not depend on it (top-level sections, topology siblings,
+    /// workload entries, timeline actions, expect sections); the cross-reference checks run
+    /// only when no name or client was lost to an error.
+    std::vector<LoadError> errors;
+    /// Errors found beyond the listed ones.
+    std::uint64_t errors_unlisted = 0;
+
+    static constexpr std::size_t errors_listed_max = 50;
+
+    /// One line per listed error, then `<file>: N more errors not listed (...)` when some were
+    /// left out. Empty when the scenario loaded.
+    std::vector<std::string> error_lines() const;
+};
+
 /// Parses and validates scenario text. `file_label` is only used in errors.
 /// Cost: linear in the text plus the size of the expanded topology.
 sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::string file_label,
@@ -59,5 +82,12 @@ sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::
 /// Reads `path` (at most limits.file_bytes_max bytes) and loads it with the path as label.
 sim::Result<Scenario, LoadError> load_scenario_file(const std::string& path,
                                                     const LoadLimits& limits = {});
+
+/// As load_scenario_text, but reports every error (up to LoadReport::errors_listed_max).
+LoadReport check_scenario_text(std::string_view text, std::string file_label,
+                               const LoadLimits& limits = {});
+
+/// As load_scenario_file, but reports every error (up to LoadReport::errors_listed_max).
+LoadReport check_scenario_file(const std::string& path, const LoadLimits& limits = {});
 
 } // namespace routesim::scenarios

@@ -1,10 +1,12 @@
 // Loader internals: the shared state of one load and the section parsers (topology, run,
 // workload, timeline, faults, expect) plus the cross-reference validation.
-// Private to scenarios/; every parser returns false after recording the first error.
+// Private to scenarios/; every parser returns false after recording its first error, and the
+// lists (workload, timeline, topology children, expect sections) go on with the next item.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,14 @@ struct LoadContext {
     std::uint64_t repeat_values = 0;
     /// Messages of the workload and of timeline sends and calls so far.
     std::uint64_t messages = 0;
+    /// Errors that may have lost a registered name or a client (in the topology, a worker, a
+    /// workload entry without its `from`, an action whose verb may add a route or a client).
+    /// The cross-reference passes run only when there are none.
+    std::uint64_t name_errors = 0;
+    /// JSON pointers of the parts that had an error and that the cross-reference passes skip:
+    /// workload entries, timeline actions, expect sections ("/expect/alive"), "/faults",
+    /// "/run".
+    std::set<std::string, std::less<>> failed_parts;
 };
 
 /// What the root of a parsed tree is.
@@ -55,7 +65,9 @@ bool parse_run(LoadContext& context, const Located& at, RunOptions& out);
 bool parse_workload(LoadContext& context, const Located& at, std::vector<WorkloadSource>& out);
 bool parse_timeline(LoadContext& context, const Located& at, std::vector<Action>& out);
 bool parse_faults(LoadContext& context, const Located& at, Faults& out);
-bool parse_expect(Errors& errors, const Located& at, Expect& out);
+/// Parses an expect object; each section is parsed whatever happened to the others, and a
+/// section with an error is added to `context.failed_parts`.
+bool parse_expect(LoadContext& context, const Located& at, Expect& out);
 
 /// Checks names and targets across the whole scenario and fills `scenario.clients`:
 /// unique registered names, clients that collide with no node, targets that resolve,

@@ -158,14 +158,20 @@ public:
                                  .base_path = std::move(path),
                                  .address = std::move(address),
                                  .out = &out});
+        // A node with an error leaves out its subtree; its siblings are still parsed, unless
+        // a limit was hit (then every later node would hit it too).
+        bool ok = true;
         while (!stack_.empty()) {
             Pending item = std::move(stack_.back());
             stack_.pop_back();
             if (!parse_node(item)) {
-                return false;
+                ok = false;
+                if (limit_hit_) {
+                    return false;
+                }
             }
         }
-        return true;
+        return ok;
     }
 
 private:
@@ -385,6 +391,7 @@ private:
         }
         const std::uint64_t nodes_max = context_.limits.nodes_max;
         if (count > nodes_max - std::min(nodes_max, context_.nodes + out.size())) {
+            limit_hit_ = true;
             return errors.fail(repeat_at.pointer,
                                "repeat " + std::to_string(count) +
                                    " takes the topology over the node limit of " +
@@ -394,6 +401,7 @@ private:
         const std::uint64_t values = count_values(entry.json()) * count;
         context_.repeat_values += values;
         if (context_.repeat_values > context_.limits.repeat_values_max) {
+            limit_hit_ = true;
             return errors.fail(repeat_at.pointer,
                                "repeat copies exceed the limit of " +
                                    std::to_string(context_.limits.repeat_values_max) +
@@ -419,6 +427,7 @@ private:
         if (context_.nodes <= context_.limits.nodes_max) {
             return true;
         }
+        limit_hit_ = true;
         return context_.errors.fail(pointer, "topology has more than " +
                                                  std::to_string(context_.limits.nodes_max) +
                                                  " nodes after repeat expansion (expected at "
@@ -436,6 +445,7 @@ private:
         }
         const std::uint32_t depth = item.depth + 1;
         if (depth > context_.limits.tree_depth_max) {
+            limit_hit_ = true;
             const std::string limit = std::to_string(context_.limits.tree_depth_max);
             return context_.errors.fail(sources.front().pointer, "topology is nested deeper than " +
                                                                      limit +
@@ -475,6 +485,7 @@ private:
     LoadContext& context_;
     std::deque<Json> copies_; // repeat copies; a deque keeps their addresses stable
     std::vector<Pending> stack_;
+    bool limit_hit_ = false;
 };
 
 } // namespace

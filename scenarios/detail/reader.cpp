@@ -49,12 +49,25 @@ bool fail_range(Errors& errors, const Located& at, IntRange range, std::uint64_t
 } // namespace
 
 bool Errors::fail(std::string pointer, std::string message) {
-    if (!failed_) {
-        failed_ = true;
-        pointer_ = std::move(pointer);
-        message_ = std::move(message);
+    if (!pointers_.insert(pointer).second) {
+        return false; // the same place again (a repeat copy): its first error says it
     }
+    count_++;
+    if (kept_.size() < kept_max) {
+        kept_.push_back(Entry{std::move(pointer), std::move(message)});
+    }
+    RS_ASSERT(kept_.size() <= count_);
     return false;
+}
+
+const std::string& Errors::pointer() const {
+    RS_ASSERT(!kept_.empty());
+    return kept_.front().pointer;
+}
+
+const std::string& Errors::message() const {
+    RS_ASSERT(!kept_.empty());
+    return kept_.front().message;
 }
 
 Located Located::member(std::string_view key) const {

@@ -63,6 +63,13 @@ bool is_one_line(std::string_view line) {
 Verdict fuzz_loader_one(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     auto loaded = load_scenario_text(text, "fuzz.json", fuzz_limits());
+    // Going on after an error must neither crash nor change the first error.
+    const LoadReport report = check_scenario_text(text, "fuzz.json", fuzz_limits());
+    RS_ASSERT(loaded.has_value() == report.scenario.has_value());
+    RS_ASSERT(report.errors.size() <= LoadReport::errors_listed_max);
+    for (const std::string& line : report.error_lines()) {
+        RS_ASSERT(is_one_line(line));
+    }
     if (!loaded) {
         const LoadError& error = loaded.error();
         // Every rejection names what was expected in one line (input text embedded in the
@@ -70,6 +77,8 @@ Verdict fuzz_loader_one(const std::uint8_t* data, std::size_t size) {
         RS_ASSERT(!error.message.empty());
         RS_ASSERT(is_one_line(error.to_string()));
         RS_ASSERT(error.pointer.empty() || error.pointer.front() == '/');
+        RS_ASSERT(!report.errors.empty());
+        RS_ASSERT(report.errors.front().to_string() == error.to_string());
         return Verdict::Rejected;
     }
     const Scenario& scenario = loaded.value();
