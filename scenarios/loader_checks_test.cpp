@@ -1,7 +1,8 @@
 // Goal: the loader's checks of issue 20 ("verdicts you can trust") reject what can only make a
 // run lie or fail for an unrelated reason: a name on a route's worker (never registered, R5);
 // every error stays one line, whatever names and keys the input holds; and check_scenario_*
-// (`routesim validate`) lists every independent error, the first being load_scenario_*'s.
+// (`routesim validate`) lists every independent error, the first being load_scenario_*'s; an
+// Inspect key that the target's kind never reports is rejected, with the valid keys.
 // Method: inline scenarios around one router; each malformed variant must give exactly its
 // error line, and the well-formed neighbours of each variant must still load.
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "scenarios/loader.hpp"
+#include "scenarios/runner.hpp"
 
 namespace routesim::scenarios {
 namespace {
@@ -111,6 +113,57 @@ TEST(OneLineErrors, NamesInListsAndPointersAreEscaped) {
     EXPECT_EQ(error_of(scenario(sink_s, R"(, "run": {"cost": "1\rms"})")),
               "inline.json: /run/cost: duration \"1\\rms\" has unknown unit \"\\rms\" "
               "(expected one of: ns, us, ms, s)");
+}
+
+/// expect.inspect of `target` with one `key` (value "1") on the router/supervisor topology.
+std::string inspect_error(std::string_view target, std::string_view key) {
+    return error_of(with_route_worker(sink, R"(, "workload": [{"from": "c", "to": "s",
+        "send": {"type": "X"}}], "expect": {"inspect": {")" + std::string(target) + R"(": {")" +
+                                                 std::string(key) + R"(": "1"}}})"));
+}
+
+TEST(InspectKeys, UnknownKeyListsTheKindsKeysAndSuggestsTheNearest) {
+    EXPECT_EQ(inspect_error("r", "ergo:forwaded"),
+              "inline.json: /expect/inspect/r/ergo:forwaded: router \"r\" has no Inspect key "
+              "\"ergo:forwaded\" (expected one of: ergo:discarded, ergo:failed, ergo:forwarded, "
+              "ergo:mailbox_size, ergo:restarts, ergo:routes_active, ergo:routes_disabled, "
+              "ergo:routes_pending, ergo:routes_total, ergo:type, "
+              "ergo:route:<route>:(disabled|pending|pid)); did you mean \"ergo:forwarded\"?");
+    // A per-route key names a route of that router ("b" is none).
+    const std::string route_key = inspect_error("r", "ergo:route:b:pid");
+    EXPECT_TRUE(route_key.ends_with("; did you mean \"ergo:route:a:pid\"?")) << route_key;
+    EXPECT_EQ(inspect_error("sup", "ergo:pool_size"),
+              "inline.json: /expect/inspect/sup/ergo:pool_size: supervisor \"sup\" has no Inspect "
+              "key \"ergo:pool_size\" (expected one of: intensity, period, restarts_count, "
+              "strategy, type, auto_shutdown, children_disabled, children_running, "
+              "children_total)");
+    EXPECT_EQ(inspect_error("c", "processed"),
+              "inline.json: /expect/inspect/c/processed: client \"c\" has no Inspect key "
+              "\"processed\" (its Inspect map is empty)");
+    for (const auto& [target, key] : std::vector<std::pair<std::string_view, std::string_view>>{
+             {"r", "ergo:forwarded"}, {"r", "ergo:route:a:pending"}, {"sup", "children_total"},
+             {"s", "processed"}, {"r/a", "behavior"}}) {
+        EXPECT_EQ(inspect_error(target, key), "") << target << " " << key;
+    }
+}
+
+TEST(InspectKeys, CheckActionsAreCheckedToo) {
+    const std::string text = with_route_worker(
+        sink, R"(, "timeline": [{"at": "1ms", "check": {"inspect": {"s": {"proccessed": "0"}}}}])");
+    EXPECT_EQ(error_of(text), "inline.json: /timeline/0/check/inspect/s/proccessed: actor \"s\" "
+                              "has no Inspect key \"proccessed\" (expected one of: behavior, "
+                              "processed); did you mean \"processed\"?");
+}
+
+TEST(InspectKeys, WorkerKeysAreTheOnesAScenarioWorkerReports) {
+    // The loader's table for actors (validate.cpp) against scenarios/workers.cpp at run time.
+    auto loaded = load_scenario_text(
+        with_route_worker(sink, R"(, "workload": [{"from": "c", "to": "s", "send": {"type": "X"}}],
+            "expect": {"inspect": {"s": {"behavior": "sink", "processed": "1"}}})"),
+        "inline.json");
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().to_string();
+    const RunResult result = run_scenario(loaded.value());
+    EXPECT_TRUE(result.passed()) << format_summary(loaded.value(), result);
 }
 
 const std::filesystem::path source_dir = ROUTESIM_SOURCE_DIR;

@@ -1,12 +1,18 @@
 // Loader internals: cross-reference checks after parsing (unique names, clients, targets,
 // router targets, static process count). Private to scenarios/; never throws.
 #include <algorithm>
+#include <array>
 
 #include "scenarios/detail/parse.hpp"
+#include "runtime/inspect_keys.hpp"
 #include "scenarios/resolve.hpp"
 
 namespace routesim::scenarios::detail {
 namespace {
+
+/// The Inspect keys of a scenario worker (an actor node): Worker::handle_inspect in
+/// scenarios/workers.cpp.
+constexpr std::array<std::string_view, 2> worker_inspect_keys = {"behavior", "processed"};
 
 /// What a target must resolve to.
 enum class Want : std::uint8_t { Anything, Node, Router };
@@ -214,7 +220,9 @@ public:
         bool ok = true;
         if (!failed(base + "/inspect")) {
             for (const auto& [name, values] : expect.inspect) {
-                ok = target(name, base + "/inspect/" + pointer_key(name), Want::Anything) && ok;
+                const std::string pointer = base + "/inspect/" + pointer_key(name);
+                ok = target(name, pointer, Want::Anything) && inspect_keys(name, values, pointer) &&
+                     ok;
             }
         }
         if (!failed(base + "/routes")) {
@@ -234,6 +242,99 @@ public:
     }
 
 private:
+    /// Every key of an expect.inspect entry is one that the target's kind reports
+    /// (runtime/inspect_keys.hpp, scenarios/workers.cpp). Precondition: `target` resolves.
+    bool inspect_keys(const std::string& target, const std::map<std::string, std::string>& values,
+                      const std::string& pointer) {
+        const auto resolved = resolver_.resolve(target);
+        RS_ASSERT(resolved.has_value());
+        const InspectKeys keys = inspect_keys_of(resolved->node);
+        bool ok = true;
+        for (const auto& [key, value] : values) {
+            if (std::find(keys.valid.begin(), keys.valid.end(), key) != keys.valid.end()) {
+                continue;
+            }
+            std::string message = keys.kind + " " + quote(target) + " has no Inspect key " +
+                                  quote(key) +
+                                  (keys.listed.empty()
+                                       ? std::string(" (its Inspect map is empty)")
+                                       : " (expected one of: " + keys.listed + ")");
+            const std::vector<std::string_view> candidates(keys.valid.begin(), keys.valid.end());
+            if (const auto near = closest(key, candidates)) {
+                message += "; did you mean " + quote(*near) + "?";
+            }
+            ok = errors_.fail(pointer + "/" + pointer_key(key), message);
+        }
+        return ok;
+    }
+
+    /// The Inspect keys a node reports: every valid key (route and child keys spelled out)
+    /// and the list for messages (with patterns).
+    struct InspectKeys {
+        std::string kind;
+        std::vector<std::string> valid;
+        std::string listed;
+    };
+
+    InspectKeys inspect_keys_of(const Node* node) const {
+        InspectKeys keys;
+        const auto add = [&keys](const auto& table) {
+            for (std::string_view key : table) {
+                keys.valid.emplace_back(key);
+                keys.listed += (keys.listed.empty() ? "" : ", ") + std::string(key);
+            }
+        };
+        if (node == nullptr) {
+            keys.kind = "client"; // a plain recorder: act::Actor's empty map
+            return keys;
+        }
+        keys.kind = std::string(spelling(node->kind));
+        switch (node->kind) {
+        case NodeKind::Actor:
+            add(worker_inspect_keys);
+            break;
+        case NodeKind::Pool:
+            add(runtime::inspect_keys::pool);
+            break;
+        case NodeKind::Router:
+            add(runtime::inspect_keys::router);
+            add_route_keys(*node, keys);
+            break;
+        case NodeKind::Supervisor:
+            add(runtime::inspect_keys::supervisor);
+            add_supervisor_keys(*node, keys, add);
+            break;
+        }
+        return keys;
+    }
+
+    void add_route_keys(const Node& router, InspectKeys& keys) const {
+        const std::string_view prefix = runtime::inspect_keys::router_route_prefix;
+        for (const std::string& route : resolver_.route_names(router)) {
+            for (std::string_view field : runtime::inspect_keys::router_route_fields) {
+                keys.valid.push_back(std::string(prefix) + route + ":" + std::string(field));
+            }
+        }
+        keys.listed += ", " + std::string(prefix) + "<route>:(disabled|pending|pid)";
+    }
+
+    template <class Add>
+    static void add_supervisor_keys(const Node& node, InspectKeys& keys, const Add& add) {
+        if (node.supervisor.type != SupervisorType::SimpleOneForOne) {
+            add(runtime::inspect_keys::supervisor_named);
+            if (node.supervisor.type != SupervisorType::OneForOne) {
+                add(std::array{runtime::inspect_keys::supervisor_keep_order});
+            }
+            return;
+        }
+        add(runtime::inspect_keys::supervisor_simple);
+        const std::string_view prefix = runtime::inspect_keys::supervisor_simple_child_prefix;
+        for (const Node& child : node.children) {
+            keys.valid.push_back(std::string(prefix) + child.name);
+        }
+        keys.listed += ", " + std::string(prefix) + "<child>";
+    }
+
     bool target_list(const std::vector<std::string>& targets, const std::string& pointer) {
         if (failed(pointer)) {
             return true;
