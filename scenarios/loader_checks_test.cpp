@@ -166,6 +166,40 @@ TEST(InspectKeys, WorkerKeysAreTheOnesAScenarioWorkerReports) {
     EXPECT_TRUE(result.passed()) << format_summary(loaded.value(), result);
 }
 
+/// One sink "s", run fields `run`, and the `workload` entries.
+std::string budget(std::string_view run, std::string_view workload,
+                   std::string_view timeline = "[]") {
+    return R"({"name": "budget", "run": {)" + std::string(run) +
+           R"(}, "topology": {"kind": "actor", "name": "s", "behavior": {"type": "sink"}},
+        "workload": [)" + std::string(workload) + R"(], "timeline": )" + std::string(timeline) +
+           "}";
+}
+
+TEST(EventBudget, MaxEventsMustExceedTheMessagesFired) {
+    const std::string sends = R"({"from": "c", "to": "s", "send": {"type": "X"}, "count": 600},
+        {"from": "c", "to": "s", "send": {"type": "X"}, "count": 400, "at": "1ms"})";
+    EXPECT_EQ(error_of(budget(R"("max_events": 1000)", sends)),
+              "inline.json: /run/max_events: 1000 events cannot hold the 1000 workload messages "
+              "(each costs at least 1 event, the timer that sends it, and reaching max_events "
+              "fails the run: expected more than 1000)");
+    EXPECT_EQ(error_of(budget(R"("max_events": 1001)", sends)), "");
+}
+
+TEST(EventBudget, OnlyMessagesDueByUntilCount) {
+    // 600 + (every 1ms from 1ms to 100ms: 100 of the 400) + one timeline send; the pinned one
+    // (`step`) fires between steps, without a timer, and the one after until never fires.
+    const std::string sends = R"({"from": "c", "to": "s", "send": {"type": "X"}, "count": 600},
+        {"from": "c", "to": "s", "send": {"type": "X"}, "count": 400, "at": "1ms", "every": "1ms"})";
+    const std::string timeline = R"([{"at": "2ms", "from": "c", "to": "s", "send": {"type": "X"}},
+        {"at": "3ms", "step": 1, "from": "c", "to": "s", "send": {"type": "X"}},
+        {"at": "200ms", "from": "c", "to": "s", "send": {"type": "X"}}])";
+    EXPECT_EQ(error_of(budget(R"("until": "100ms", "max_events": 701)", sends, timeline)),
+              "inline.json: /run/max_events: 701 events cannot hold the 701 workload and timeline "
+              "messages (each costs at least 1 event, the timer that sends it, and reaching "
+              "max_events fails the run: expected more than 701)");
+    EXPECT_EQ(error_of(budget(R"("until": "100ms", "max_events": 702)", sends, timeline)), "");
+}
+
 const std::filesystem::path source_dir = ROUTESIM_SOURCE_DIR;
 
 std::string read_text(const std::filesystem::path& path) {

@@ -34,6 +34,8 @@ struct LoadContext {
     /// workload entries, timeline actions, expect sections ("/expect/alive"), "/faults",
     /// "/run".
     std::set<std::string, std::less<>> failed_parts;
+    /// Whether the file sets run.max_events (the event budget error points at it then).
+    bool max_events_given = false;
 };
 
 /// What the root of a parsed tree is.

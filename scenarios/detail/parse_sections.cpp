@@ -197,6 +197,7 @@ bool parse_run(LoadContext& context, const Located& at, RunOptions& out) {
     }
     const Fields fields(errors, at);
     const LoadLimits& limits = context.limits;
+    context.max_events_given = fields.has("max_events");
     if (!fields.only({"seed", "until", "scheduler", "pct_depth", "max_events", "schedule", "cost",
                       "semantics"}) ||
         !fields.u64("seed", out.seed) || !fields.enumeration("scheduler", out.scheduler) ||
@@ -297,10 +298,10 @@ bool parse_workload(LoadContext& context, const Located& at, std::vector<Workloa
             continue;
         }
         ok = false;
+        context.failed_parts.insert(out[i].pointer);
         if (context.messages > context.limits.workload_total_max) {
             return false; // every later entry would repeat the limit's error
         }
-        context.failed_parts.insert(out[i].pointer);
         // A client is known once `from` was read; an admin message is checked on its own.
         if (out[i].from.empty()) {
             context.name_errors += errors.count() - before;

@@ -236,10 +236,10 @@ bool parse_timeline(LoadContext& context, const Located& at, std::vector<Action>
             continue;
         }
         ok = false;
+        context.failed_parts.insert(out[i].pointer);
         if (context.messages > context.limits.workload_total_max) {
             return false; // every later send would repeat the limit's error
         }
-        context.failed_parts.insert(out[i].pointer);
         if (may_lose_names(entry.json(), out[i])) {
             context.name_errors += errors.count() - before;
         }

@@ -453,6 +453,57 @@ bool check_section_targets(TargetChecker& checker, Scenario& scenario) {
     return ok;
 }
 
+/// Messages whose timer fires before the run stops at run.until: workload repetitions and
+/// timed timeline sends and calls (a pinned one, with `step`, fires between steps). Saturates.
+std::uint64_t fired_messages(const Scenario& scenario) {
+    const std::optional<sim::Instant>& until = scenario.run.until;
+    const auto fires = [&until](sim::Duration at) {
+        return !until.has_value() || sim::Instant::zero() + at <= *until;
+    };
+    std::uint64_t total = 0;
+    for (const WorkloadSource& source : scenario.workload) {
+        std::uint64_t count = fires(source.at) ? source.count : 0;
+        if (count > 0 && until.has_value() && source.every > sim::Duration::zero()) {
+            const std::int64_t span = until->ns() - source.at.count_ns();
+            const auto within = static_cast<std::uint64_t>(span / source.every.count_ns()) + 1;
+            count = std::min(count, within);
+        }
+        total = total > UINT64_MAX - count ? UINT64_MAX : total + count;
+    }
+    for (const Action& action : scenario.timeline) {
+        const bool message = action.verb == Verb::Send || action.verb == Verb::Call;
+        total += message && !action.step.has_value() && fires(action.at) ? 1 : 0;
+    }
+    return total;
+}
+
+/// sim/world.cpp: every workload message and timed timeline send or call is one timer
+/// firing, and each firing counts as one event (Limits::events_max counts steps plus timer
+/// firings); a run whose event count reaches run.max_events fails. So max_events must be
+/// above the number of messages fired before run.until. A delivered message costs a second
+/// event (the receiver's step), but a send that finds no live receiver does not, so that
+/// bound is not certain and is not an error.
+bool check_event_budget(Errors& errors, const Scenario& scenario, bool max_events_given) {
+    const std::uint64_t messages = fired_messages(scenario);
+    const std::uint64_t max_events = scenario.run.max_events;
+    if (max_events > messages) {
+        return true;
+    }
+    const bool timeline = std::any_of(scenario.timeline.begin(), scenario.timeline.end(),
+                                      [](const Action& action) {
+                                          return action.verb == Verb::Send ||
+                                                 action.verb == Verb::Call;
+                                      });
+    return errors.fail(max_events_given ? "/run/max_events" : "",
+                       std::string(max_events_given ? "" : "run.max_events (default) ") +
+                           std::to_string(max_events) + " events cannot hold the " +
+                           std::to_string(messages) +
+                           (timeline ? " workload and timeline" : " workload") +
+                           " messages (each costs at least 1 event, the timer that sends it, "
+                           "and reaching max_events fails the run: expected more than " +
+                           std::to_string(messages) + ")");
+}
+
 } // namespace
 
 bool validate_scenario(LoadContext& context, Scenario& scenario) {
@@ -470,7 +521,13 @@ bool validate_scenario(LoadContext& context, Scenario& scenario) {
     TargetChecker checker(errors, scenario, context.failed_parts);
     ok = checker.tree(scenario.topology) && ok;
     ok = check_section_targets(checker, scenario) && ok;
-    return checker.expect(scenario.expect) && ok;
+    ok = checker.expect(scenario.expect) && ok;
+    // The budget needs run, workload and timeline whole (every count and time read).
+    const bool counts_whole = std::none_of(
+        context.failed_parts.begin(), context.failed_parts.end(), [](const std::string& part) {
+            return part == "/run" || part.starts_with("/workload") || part.starts_with("/timeline");
+        });
+    return (!counts_whole || check_event_budget(errors, scenario, context.max_events_given)) && ok;
 }
 
 } // namespace routesim::scenarios::detail
