@@ -275,12 +275,24 @@ LoadReport report_errors(const detail::Errors& errors, const std::string& file_l
 } // namespace
 
 std::string LoadError::to_string() const {
+    const std::string text = warning ? "warning: " + message : message;
     if (pointer.empty()) {
-        return file + ": " + message;
+        return file + ": " + text;
     }
     // A pointer holds keys as written (RFC 6901); their control characters are shown escaped
     // so that the line stays one line.
-    return file + ": " + detail::escape_controls(pointer) + ": " + message;
+    return file + ": " + detail::escape_controls(pointer) + ": " + text;
+}
+
+std::vector<LoadError> scenario_warnings(const Scenario& scenario, const std::string& file_label) {
+    std::vector<LoadError> warnings;
+    for (detail::Warning& found : detail::scenario_warnings(scenario)) {
+        warnings.push_back(LoadError{.file = file_label,
+                                     .pointer = std::move(found.pointer),
+                                     .message = std::move(found.message),
+                                     .warning = true});
+    }
+    return warnings;
 }
 
 std::vector<std::string> LoadReport::error_lines() const {
@@ -318,6 +330,7 @@ LoadReport check_scenario_text(std::string_view text, std::string file_label,
         }
         RS_ASSERT(!context.errors.any());
         LoadReport report;
+        report.warnings = scenario_warnings(scenario, file_label);
         report.scenario = std::move(scenario);
         return report;
     } catch (const std::exception& error) {

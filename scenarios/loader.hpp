@@ -22,6 +22,9 @@ struct LoadError {
     std::string pointer;
     /// What is wrong and what was expected, on one line.
     std::string message;
+    /// True for a warning (legitimate input that is most likely a mistake): printed as
+    /// `<file>: <pointer>: warning: <message>`, and it never changes an exit code.
+    bool warning = false;
 
     /// `"<file>: <pointer>: <message>"`, or `"<file>: <message>"` when the pointer is "".
     /// Always one line: the pointer's control characters are shown escaped (`\n`), and
@@ -66,6 +69,8 @@ struct LoadReport {
     std::vector<LoadError> errors;
     /// Errors found beyond the listed ones.
     std::uint64_t errors_unlisted = 0;
+    /// The warnings of the loaded scenario (scenario_warnings); empty when it has errors.
+    std::vector<LoadError> warnings;
 
     static constexpr std::size_t errors_listed_max = 50;
 
@@ -82,6 +87,17 @@ sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::
 /// Reads `path` (at most limits.file_bytes_max bytes) and loads it with the path as label.
 sim::Result<Scenario, LoadError> load_scenario_file(const std::string& path,
                                                     const LoadLimits& limits = {});
+
+/// The warnings of a loaded scenario, in file order (at most 50), labelled `file_label`:
+///  - a routing rule (by_type, hash routes or prefix/count, route, default) that names a route
+///    that no route of its router (also added by the timeline or a router.admin message), no
+///    registered name and no client provides; the router's sends there fail with
+///    gen.ErrProcessUnknown, which a scenario may want, so it is no error. With "did you mean"
+///    when a close name exists.
+///  - a run.max_events at most twice the messages fired by run.until: enough only when sends
+///    fail, since each delivered message costs two events.
+/// `routesim validate` and `routesim run` print them on stderr (LoadError::to_string).
+std::vector<LoadError> scenario_warnings(const Scenario& scenario, const std::string& file_label);
 
 /// As load_scenario_text, but reports every error (up to LoadReport::errors_listed_max).
 LoadReport check_scenario_text(std::string_view text, std::string file_label,

@@ -200,6 +200,74 @@ TEST(EventBudget, OnlyMessagesDueByUntilCount) {
     EXPECT_EQ(error_of(budget(R"("until": "100ms", "max_events": 702)", sends, timeline)), "");
 }
 
+/// The warning lines of a scenario that must load.
+std::vector<std::string> warnings_of(const std::string& text) {
+    const LoadReport report = check_scenario_text(text, "inline.json");
+    EXPECT_TRUE(report.scenario.has_value())
+        << (report.errors.empty() ? "" : report.errors.front().to_string());
+    std::vector<std::string> lines;
+    for (const LoadError& warning : report.warnings) {
+        lines.push_back(warning.to_string());
+    }
+    if (report.scenario.has_value()) {
+        EXPECT_EQ(report.warnings.size(), scenario_warnings(*report.scenario, "inline.json").size());
+    }
+    return lines;
+}
+
+/// A router "r" with routes a and b under supervisor "sup" beside sink "s", and `rule`.
+std::string with_rule(std::string_view rule, std::string_view rest = "") {
+    return R"({"name": "rules", "topology": {"kind": "supervisor", "name": "sup", "children": [
+        {"kind": "router", "name": "r", "routes": [
+            {"name": "a", "worker": {"kind": "actor", "behavior": {"type": "sink"}}},
+            {"name": "b", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}],
+         "route_message": )" + std::string(rule) + R"(},
+        {"kind": "actor", "name": "s", "behavior": {"type": "sink"}}]},
+        "workload": [{"from": "c", "to": "r", "send": {"type": "X"}}])" + std::string(rest) + "}";
+}
+
+TEST(RuleWarnings, ANameNothingProvidesWarnsWithDidYouMean) {
+    EXPECT_EQ(warnings_of(with_rule(R"({"by_type": {"X": "bb"}})")),
+              (std::vector<std::string>{
+                  "inline.json: /topology/children/0/route_message/by_type/X: warning: route "
+                  "\"bb\" is no route of router \"sup/r\", no registered name and no client, so "
+                  "what the rule sends there fails with gen.ErrProcessUnknown; did you mean "
+                  "\"b\"?"}));
+    EXPECT_EQ(warnings_of(with_rule(R"({"route": "a", "default": "zzzzzz"})")).size(), 1U);
+    EXPECT_EQ(warnings_of(with_rule(R"({"hash": "key", "routes": ["a", "q"]})")).size(), 1U);
+    EXPECT_EQ(warnings_of(with_rule(R"({"hash": "key", "prefix": "shard:", "count": 4})")),
+              (std::vector<std::string>{
+                  "inline.json: /topology/children/0/route_message/prefix: warning: 4 of the 4 "
+                  "routes \"shard:0\" to \"shard:3\" are no route of router \"sup/r\", no "
+                  "registered name and no client (the first is \"shard:0\"), so what the rule "
+                  "sends there fails with gen.ErrProcessUnknown"}));
+}
+
+TEST(RuleWarnings, RoutesNamesClientsAndLaterRoutesAreProvided) {
+    // Own routes, a registered name (registry fallback), a client, "discard", and a route that
+    // a timeline add_route or a router.admin message adds later: none warns.
+    EXPECT_EQ(warnings_of(with_rule(
+                  R"({"by_type": {"A": "a", "S": "s", "C": "c", "D": "discard", "L": "late",
+                      "M": "msg"}, "default": "b"})",
+                  R"(, "timeline": [{"at": "1ms", "add_route": {"router": "r", "name": "late",
+                      "worker": {"kind": "actor", "behavior": {"type": "sink"}}}},
+                      {"at": "1ms", "from": "c", "to": "r", "priority": "high",
+                       "send": {"type": "router.admin", "op": "add_route", "name": "msg",
+                       "worker": {"kind": "actor", "behavior": {"type": "sink"}}}}])")),
+              std::vector<std::string>{});
+}
+
+TEST(RuleWarnings, MaxEventsThatFitsOnlyFailedSendsWarns) {
+    const std::string sends = R"({"from": "c", "to": "s", "send": {"type": "X"}, "count": 600})";
+    EXPECT_EQ(warnings_of(budget(R"("max_events": 1200)", sends)),
+              (std::vector<std::string>{
+                  "inline.json: /run/max_events: warning: 1200 events cannot hold the 600 "
+                  "messages when each is delivered (2 events each: the timer that sends it and "
+                  "the receiver's step, 1200 in all), so the run fails at its event limit unless "
+                  "sends fail"}));
+    EXPECT_EQ(warnings_of(budget(R"("max_events": 1201)", sends)), std::vector<std::string>{});
+}
+
 const std::filesystem::path source_dir = ROUTESIM_SOURCE_DIR;
 
 std::string read_text(const std::filesystem::path& path) {

@@ -127,6 +127,15 @@ const std::vector<const Node*>& TargetResolver::named(std::string_view name) con
     return found == names_.end() ? none : found->second;
 }
 
+std::vector<std::string_view> TargetResolver::registered_names() const {
+    std::vector<std::string_view> names;
+    names.reserve(names_.size());
+    for (const auto& [name, nodes] : names_) {
+        names.push_back(name);
+    }
+    return names;
+}
+
 std::vector<std::string> TargetResolver::route_names(const Node& router) const {
     RS_ASSERT(router.kind == NodeKind::Router);
     std::vector<std::string> names;

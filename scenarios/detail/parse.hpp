@@ -71,6 +71,24 @@ bool parse_faults(LoadContext& context, const Located& at, Faults& out);
 /// section with an error is added to `context.failed_parts`.
 bool parse_expect(LoadContext& context, const Located& at, Expect& out);
 
+/// A warning about a scenario that loaded: legitimate input that is most likely a mistake.
+struct Warning {
+    std::string pointer;
+    std::string message;
+};
+
+/// At most this many warnings are reported.
+inline constexpr std::size_t warnings_max = 50;
+
+/// The warnings of a loaded scenario (validate_warnings.cpp): routing-rule names that
+/// nothing in the scenario provides, and a run.max_events below what the delivered messages
+/// take. Deduplicated, at most warnings_max, in file order. Cost: rules x route names.
+std::vector<Warning> scenario_warnings(const Scenario& scenario);
+
+/// Messages whose timer fires by run.until: workload repetitions and timed timeline sends and
+/// calls, one event each (validate.cpp). Saturates.
+std::uint64_t fired_messages(const Scenario& scenario);
+
 /// Checks names and targets across the whole scenario and fills `scenario.clients`:
 /// unique registered names, clients that collide with no node, targets that resolve,
 /// routers that are routers, and the static process count.

@@ -453,9 +453,10 @@ bool check_section_targets(TargetChecker& checker, Scenario& scenario) {
     return ok;
 }
 
-/// Messages whose timer fires before the run stops at run.until: workload repetitions and
-/// timed timeline sends and calls (a pinned one, with `step`, fires between steps). Saturates.
+} // namespace
+
 std::uint64_t fired_messages(const Scenario& scenario) {
+    // A pinned action (with `step`) fires between steps, without a timer.
     const std::optional<sim::Instant>& until = scenario.run.until;
     const auto fires = [&until](sim::Duration at) {
         return !until.has_value() || sim::Instant::zero() + at <= *until;
@@ -476,6 +477,8 @@ std::uint64_t fired_messages(const Scenario& scenario) {
     }
     return total;
 }
+
+namespace {
 
 /// sim/world.cpp: every workload message and timed timeline send or call is one timer
 /// firing, and each firing counts as one event (Limits::events_max counts steps plus timer

@@ -70,6 +70,10 @@ Verdict fuzz_loader_one(const std::uint8_t* data, std::size_t size) {
     for (const std::string& line : report.error_lines()) {
         RS_ASSERT(is_one_line(line));
     }
+    for (const LoadError& warning : report.warnings) {
+        RS_ASSERT(warning.warning);
+        RS_ASSERT(is_one_line(warning.to_string()));
+    }
     if (!loaded) {
         const LoadError& error = loaded.error();
         // Every rejection names what was expected in one line (input text embedded in the
