@@ -5,6 +5,9 @@
 // are read from the replies, the pool's counters and the pool_forward trace.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "runtime/inspect_keys.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/testing.hpp"
 
@@ -508,6 +511,25 @@ TEST(PoolInspect, BuiltInKeysWithUserKeysOnTop) {
     EXPECT_EQ(inspection.at("ergo:messages_forwarded"), "1");
     EXPECT_EQ(inspection.at("ergo:messages_unhandled"), "override");
     EXPECT_EQ(inspection.at("mine"), "1");
+}
+
+} // namespace
+} // namespace routesim::runtime
+
+namespace routesim::runtime {
+namespace {
+
+// The loader checks expect.inspect keys against runtime/inspect_keys.hpp: the pool's map has
+// exactly those keys.
+TEST(PoolInspectKeys, InspectHasExactlyTheTableKeys) {
+    Fixture f;
+    const PID pool = spawn_pool(f, 2, echo_worker());
+    std::set<std::string> keys;
+    const Inspection inspection = f.node.inspect(pool).value();
+    for (const auto& [key, value] : inspection) {
+        keys.insert(key);
+    }
+    EXPECT_EQ(keys, std::set<std::string>(inspect_keys::pool.begin(), inspect_keys::pool.end()));
 }
 
 } // namespace

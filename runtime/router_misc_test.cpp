@@ -5,6 +5,9 @@
 // inspect map and the process table are checked after each scenario runs.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "runtime/inspect_keys.hpp"
 #include "runtime/router_testing.hpp"
 
 namespace routesim::runtime {
@@ -513,6 +516,42 @@ TEST(RouterCounters, ForwardedDiscardedFailedAddUpToRoutedMessages) {
     const Inspection map = f.node.inspect(pid).value();
     EXPECT_EQ(map.at("ergo:forwarded"), "40");
     EXPECT_EQ(f.events("route").size(), sent);
+}
+
+} // namespace
+} // namespace routesim::runtime
+
+namespace routesim::runtime {
+namespace {
+
+// The loader checks expect.inspect keys against runtime/inspect_keys.hpp: the router's map has
+// the fixed keys and, per route, ergo:route:<name>:<field> ("pending" while pending).
+TEST(RouterInspectKeys, InspectHasExactlyTheTableKeys) {
+    Fixture f;
+    Seen seen;
+    LambdaRouter* router = nullptr;
+    auto factory = router_factory([&](LambdaRouter& r) {
+        r.options = routes_of({{"a", recording_worker(seen)},
+                               {"b", recording_worker(seen, "", sim::Duration::milliseconds(5))}});
+    }, &router);
+    const PID pid = f.node.spawn(factory, {}, {}).value();
+    f.run();
+    ASSERT_TRUE(router->remove_route(Atom("b"))); // pending until its worker has stopped
+    std::set<std::string> keys;
+    const Inspection inspection = f.node.inspect(pid).value();
+    for (const auto& [key, value] : inspection) {
+        keys.insert(key);
+    }
+    std::set<std::string> expected(inspect_keys::router.begin(), inspect_keys::router.end());
+    for (const char* route : {"a", "b"}) {
+        for (std::string_view field : inspect_keys::router_route_fields) {
+            if (field != "pending" || std::string_view(route) == "b") {
+                expected.insert(std::string(inspect_keys::router_route_prefix) + route + ":" +
+                                std::string(field));
+            }
+        }
+    }
+    EXPECT_EQ(keys, expected);
 }
 
 } // namespace

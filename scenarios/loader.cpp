@@ -23,21 +23,26 @@ constexpr std::array<std::string_view, 9> top_fields = {"$schema",  "name",     
                                                         "run",      "topology", "workload",
                                                         "timeline", "faults",   "expect"};
 
+/// The sections after the topology; each is parsed whatever happened to the others.
+/// False when one had an error.
 bool parse_sections(detail::LoadContext& context, const Fields& fields, Scenario& out) {
-    if (fields.has("workload") && !parse_workload(context, fields.at("workload"), out.workload)) {
-        return false;
+    bool ok = true;
+    // Entries and actions report which of their errors lose names (detail::LoadContext).
+    if (fields.has("workload")) {
+        ok = parse_workload(context, fields.at("workload"), out.workload) && ok;
     }
-    if (fields.has("timeline") && !parse_timeline(context, fields.at("timeline"), out.timeline)) {
-        return false;
+    if (fields.has("timeline")) {
+        ok = parse_timeline(context, fields.at("timeline"), out.timeline) && ok;
     }
     if (fields.has("faults") && !parse_faults(context, fields.at("faults"), out.faults)) {
-        return false;
+        context.failed_parts.insert("/faults");
+        ok = false;
     }
     if (fields.has("expect")) {
-        return parse_expect(context.errors, fields.at("expect"), out.expect);
+        return parse_expect(context, fields.at("expect"), out.expect) && ok;
     }
     out.expect.pointer = "/expect";
-    return true;
+    return ok;
 }
 
 // -- router.admin messages ------------------------------------------------------------------
@@ -105,7 +110,7 @@ bool parse_admin_message(detail::LoadContext& context, const Located& at, const 
     // A worker on another operation is checked like any node, then unused (the router ignores
     // it, as the Router methods without a worker do).
     if (!detail::parse_node_tree(context, fields.at("worker"), to + "/" + entry.route,
-                                 entry.worker)) {
+                                 entry.worker, detail::TreeRoot::RouteWorker)) {
         return false;
     }
     if (takes_worker) {
@@ -116,26 +121,28 @@ bool parse_admin_message(detail::LoadContext& context, const Located& at, const 
 }
 
 bool parse_admin_messages(detail::LoadContext& context, Scenario& out) {
+    bool ok = true;
     for (const WorkloadSource& source : out.workload) {
-        if (is_admin_message(source.message) &&
-            !parse_admin_message(context,
-                                 Located{&source.message,
-                                         source.pointer + (source.is_call ? "/call" : "/send")},
-                                 source.to, out)) {
-            return false;
+        if (is_admin_message(source.message)) {
+            ok = parse_admin_message(context,
+                                     Located{&source.message,
+                                             source.pointer + (source.is_call ? "/call" : "/send")},
+                                     source.to, out) &&
+                 ok;
         }
     }
     for (const Action& action : out.timeline) {
         if ((action.verb == Verb::Send || action.verb == Verb::Call) &&
-            is_admin_message(action.message) &&
-            !parse_admin_message(context,
-                                 Located{&action.message,
-                                         action.pointer + "/" + std::string(spelling(action.verb))},
-                                 action.to, out)) {
-            return false;
+            is_admin_message(action.message)) {
+            ok = parse_admin_message(
+                     context,
+                     Located{&action.message,
+                             action.pointer + "/" + std::string(spelling(action.verb))},
+                     action.to, out) &&
+                 ok;
         }
     }
-    return true;
+    return ok;
 }
 
 /// After validate_scenario: the targets inside message workers (forward `to`, dead letters)
@@ -180,6 +187,17 @@ bool validate_message_workers(detail::Errors& errors, const Scenario& scenario) 
     return true;
 }
 
+/// The top-level fields, each checked whatever happened to the others. False when one had an
+/// error; `topology` is set when the topology is there to parse.
+bool parse_top_fields(const Fields& fields, Scenario& out, bool& topology) {
+    std::string schema;
+    bool ok = fields.only(top_fields);
+    ok = fields.atom("name", out.name, Need::Required) && ok;
+    topology = fields.need("topology", "a node object with \"kind\"");
+    ok = fields.string("$schema", schema) && ok;
+    return fields.string("description", out.description) && ok && topology;
+}
+
 bool parse_document(detail::LoadContext& context, const Json& document, Scenario& out) {
     detail::Errors& errors = context.errors;
     const Located root{&document, ""};
@@ -187,65 +205,31 @@ bool parse_document(detail::LoadContext& context, const Json& document, Scenario
         return false;
     }
     const Fields fields(errors, root);
-    std::string schema;
-    if (!fields.only(top_fields) || !fields.atom("name", out.name, Need::Required) ||
-        !fields.need("topology", "a node object with \"kind\"") ||
-        !fields.string("$schema", schema) || !fields.string("description", out.description)) {
-        return false;
-    }
+    bool has_topology = false;
+    bool ok = parse_top_fields(fields, out, has_topology);
     if (fields.has("run") && !parse_run(context, fields.at("run"), out.run)) {
+        context.failed_parts.insert("/run");
+        ok = false;
+    }
+    // The cross-reference passes need every name the scenario registers: they run only when
+    // no error lost one (in the topology, a worker, or a client's `from`).
+    const std::uint64_t before = errors.count();
+    const bool topology_ok =
+        has_topology && parse_node_tree(context, fields.at("topology"), std::nullopt, out.topology);
+    context.name_errors += errors.count() - before;
+    ok = parse_sections(context, fields, out) && topology_ok && ok;
+    const std::uint64_t before_admin = errors.count();
+    ok = parse_admin_messages(context, out) && ok;
+    context.name_errors += errors.count() - before_admin;
+    if (!has_topology || context.name_errors > 0) {
         return false;
     }
-    if (!parse_node_tree(context, fields.at("topology"), std::nullopt, out.topology) ||
-        !parse_sections(context, fields, out) || !parse_admin_messages(context, out)) {
-        return false;
-    }
-    return validate_scenario(context, out) && validate_message_workers(context.errors, out);
+    const bool valid = validate_scenario(context, out);
+    return validate_message_workers(context.errors, out) && valid && ok;
 }
 
-LoadError make_error(const detail::Errors& errors, std::string file_label) {
-    RS_ASSERT(errors.any());
-    return LoadError{std::move(file_label), errors.pointer(), errors.message()};
-}
-
-} // namespace
-
-std::string LoadError::to_string() const {
-    if (pointer.empty()) {
-        return file + ": " + message;
-    }
-    return file + ": " + pointer + ": " + message;
-}
-
-sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::string file_label,
-                                                    const LoadLimits& limits) {
-    if (text.size() > limits.file_bytes_max) {
-        return sim::fail(LoadError{std::move(file_label), "",
-                                   "file is " + std::to_string(text.size()) +
-                                       " bytes (expected at most " +
-                                       std::to_string(limits.file_bytes_max) + ")"});
-    }
-    detail::LoadContext context{.limits = limits};
-    try {
-        Json document;
-        if (!detail::parse_json_text(context.errors, text, limits.json_depth_max, document)) {
-            return sim::fail(make_error(context.errors, std::move(file_label)));
-        }
-        Scenario scenario;
-        if (!parse_document(context, document, scenario)) {
-            return sim::fail(make_error(context.errors, std::move(file_label)));
-        }
-        RS_ASSERT(!context.errors.any());
-        return scenario;
-    } catch (const std::exception& error) {
-        // Only allocation failures can get here; the readers use non-throwing accessors.
-        return sim::fail(LoadError{std::move(file_label), "",
-                                   std::string("internal loader error: ") + error.what()});
-    }
-}
-
-sim::Result<Scenario, LoadError> load_scenario_file(const std::string& path,
-                                                    const LoadLimits& limits) {
+/// Reads a whole file, at most limits.file_bytes_max bytes.
+sim::Result<std::string, LoadError> read_file(const std::string& path, const LoadLimits& limits) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return sim::fail(LoadError{path, "",
@@ -268,7 +252,119 @@ sim::Result<Scenario, LoadError> load_scenario_file(const std::string& path,
         return sim::fail(
             LoadError{path, "", "cannot read file (expected a readable scenario file)"});
     }
-    return load_scenario_text(text, path, limits);
+    return text;
+}
+
+LoadReport failed_report(LoadError error) {
+    LoadReport report;
+    report.errors.push_back(std::move(error));
+    return report;
+}
+
+LoadReport report_errors(const detail::Errors& errors, const std::string& file_label) {
+    RS_ASSERT(errors.any());
+    LoadReport report;
+    for (const detail::Errors::Entry& entry : errors.kept()) {
+        report.errors.push_back(LoadError{file_label, entry.pointer, entry.message});
+    }
+    report.errors_unlisted = errors.count() - errors.kept().size();
+    RS_ASSERT(report.errors.size() <= LoadReport::errors_listed_max);
+    return report;
+}
+
+} // namespace
+
+std::string LoadError::to_string() const {
+    const std::string text = warning ? "warning: " + message : message;
+    if (pointer.empty()) {
+        return file + ": " + text;
+    }
+    // A pointer holds keys as written (RFC 6901); their control characters are shown escaped
+    // so that the line stays one line.
+    return file + ": " + detail::escape_controls(pointer) + ": " + text;
+}
+
+std::vector<LoadError> scenario_warnings(const Scenario& scenario, const std::string& file_label) {
+    std::vector<LoadError> warnings;
+    for (detail::Warning& found : detail::scenario_warnings(scenario)) {
+        warnings.push_back(LoadError{.file = file_label,
+                                     .pointer = std::move(found.pointer),
+                                     .message = std::move(found.message),
+                                     .warning = true});
+    }
+    return warnings;
+}
+
+std::vector<std::string> LoadReport::error_lines() const {
+    std::vector<std::string> lines;
+    for (const LoadError& error : errors) {
+        lines.push_back(error.to_string());
+    }
+    if (errors_unlisted > 0) {
+        RS_ASSERT(!errors.empty());
+        lines.push_back(errors.front().file + ": " + std::to_string(errors_unlisted) +
+                        " more errors not listed (only the first " +
+                        std::to_string(errors_listed_max) + " are)");
+    }
+    return lines;
+}
+
+LoadReport check_scenario_text(std::string_view text, std::string file_label,
+                               const LoadLimits& limits) {
+    static_assert(LoadReport::errors_listed_max == detail::Errors::kept_max);
+    if (text.size() > limits.file_bytes_max) {
+        return failed_report(LoadError{std::move(file_label), "",
+                                       "file is " + std::to_string(text.size()) +
+                                           " bytes (expected at most " +
+                                           std::to_string(limits.file_bytes_max) + ")"});
+    }
+    detail::LoadContext context{.limits = limits};
+    try {
+        Json document;
+        if (!detail::parse_json_text(context.errors, text, limits.json_depth_max, document)) {
+            return report_errors(context.errors, file_label);
+        }
+        Scenario scenario;
+        if (!parse_document(context, document, scenario)) {
+            return report_errors(context.errors, file_label);
+        }
+        RS_ASSERT(!context.errors.any());
+        LoadReport report;
+        report.warnings = scenario_warnings(scenario, file_label);
+        report.scenario = std::move(scenario);
+        return report;
+    } catch (const std::exception& error) {
+        // Only allocation failures can get here; the readers use non-throwing accessors.
+        return failed_report(LoadError{std::move(file_label), "",
+                                       std::string("internal loader error: ") + error.what()});
+    }
+}
+
+LoadReport check_scenario_file(const std::string& path, const LoadLimits& limits) {
+    auto text = read_file(path, limits);
+    if (!text) {
+        return failed_report(text.error());
+    }
+    return check_scenario_text(text.value(), path, limits);
+}
+
+sim::Result<Scenario, LoadError> load_scenario_text(std::string_view text, std::string file_label,
+                                                    const LoadLimits& limits) {
+    LoadReport report = check_scenario_text(text, std::move(file_label), limits);
+    if (!report.scenario.has_value()) {
+        RS_ASSERT(!report.errors.empty());
+        return sim::fail(std::move(report.errors.front()));
+    }
+    return std::move(*report.scenario);
+}
+
+sim::Result<Scenario, LoadError> load_scenario_file(const std::string& path,
+                                                    const LoadLimits& limits) {
+    auto text = read_file(path, limits);
+    if (!text) {
+        return sim::fail(text.error());
+    }
+    return load_scenario_text(text.value(), path, limits);
 }
 
 } // namespace routesim::scenarios

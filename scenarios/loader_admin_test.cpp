@@ -35,7 +35,7 @@ Scenario load(const std::string& text) {
 
 constexpr std::string_view add_b_send =
     R"(, "workload": [{"from": "c", "to": "r", "priority": "high", "send": {"type": "router.admin",
-       "op": "add_route", "name": "b", "worker": {"kind": "actor", "name": "bee",
+       "op": "add_route", "name": "b", "worker": {"kind": "actor",
        "behavior": {"type": "echo", "reply": true}}}},
        {"from": "c", "to": "r", "at": "1ms", "send": {"type": "B"}}])";
 
@@ -47,7 +47,7 @@ TEST(LoaderAdminMessage, WorkloadAddRouteWorkerIsParsed) {
     EXPECT_EQ(entry.route, "b");
     EXPECT_EQ(entry.pointer, "/workload/0/send");
     EXPECT_EQ(entry.worker.kind, NodeKind::Actor);
-    EXPECT_EQ(entry.worker.name, "bee");
+    EXPECT_TRUE(entry.worker.name.empty()); // route workers are spawned unnamed (R5)
     EXPECT_EQ(entry.worker.path, "r/b");
     EXPECT_EQ(entry.worker.pointer, "/workload/0/send/worker");
     EXPECT_EQ(entry.worker.behaviour.type, BehaviourType::Echo);
@@ -114,9 +114,15 @@ TEST(LoaderAdminMessage, MalformedAdminMessagesNameThePointer) {
                   .rfind("inline.json: /workload/0/send/worker/behavior/to: ", 0),
               0U);
     EXPECT_EQ(error_of(workload(R"({"type": "router.admin", "op": "add_route", "name": "b",
-                 "worker": {"kind": "actor", "name": "c", "behavior": {"type": "sink"}}})")),
-              "inline.json: /workload/0/send/worker/name: name \"c\" is also a client's name "
-              "(expected a name that no client uses)");
+                 "worker": {"kind": "actor", "name": "bee", "behavior": {"type": "sink"}}})")),
+              "inline.json: /workload/0/send/worker/name: a route's worker cannot have a name: "
+              "route workers are spawned unnamed (R5), so \"bee\" would never be registered "
+              "(expected no \"name\"; address it as \"r/b\")");
+    EXPECT_EQ(error_of(workload(R"({"type": "router.admin", "op": "add_route", "name": "b",
+                 "worker": {"kind": "supervisor", "children": [{"kind": "actor", "name": "c",
+                 "behavior": {"type": "sink"}}]}})")),
+              "inline.json: /workload/0/send/worker/children/0/name: name \"c\" is also a "
+              "client's name (expected a name that no client uses)");
     // Timeline sends and calls are checked the same way.
     EXPECT_EQ(error_of(with_router(R"(, "timeline": [{"at": "0ms", "from": "c", "to": "r",
                  "call": {"type": "router.admin", "op": "replace_route", "name": "a",
@@ -170,7 +176,7 @@ TEST(RunnerAdminMessage, WorkloadSendAddsTheRouteWithTheMessageWorker) {
 
 TEST(RunnerAdminMessage, ExpectationsCanNameARouteAddedByAMessage) {
     // The static resolver knows routes added by admin messages as it knows timeline ones:
-    // `expect.routes` may name route "b", and its worker's name "bee" is a valid target.
+    // `expect.routes` may name route "b", and its worker's path "r/b" is a valid target.
     const Scenario scenario = load(with_router(std::string(add_b_send) + R"(,
         "timeline": [{"at": "2ms", "check": {"routes": {"r": {"b": {"state": "running"}}}}}],
         "expect": {"routes": {"r": {"b": {"state": "running"}}},

@@ -16,7 +16,7 @@ std::string list_names(std::vector<std::string> names) {
     names.erase(std::unique(names.begin(), names.end()), names.end());
     std::string text;
     for (std::size_t i = 0; i < names.size() && i < listed_names_max; i++) {
-        text += (i == 0 ? "" : ", ") + names[i];
+        text += (i == 0 ? "" : ", ") + detail::list_item(names[i]);
     }
     if (names.size() > listed_names_max) {
         text += ", ... (" + std::to_string(names.size()) + " in all)";
@@ -125,6 +125,15 @@ const std::vector<const Node*>& TargetResolver::named(std::string_view name) con
     static const std::vector<const Node*> none;
     const auto found = names_.find(name);
     return found == names_.end() ? none : found->second;
+}
+
+std::vector<std::string_view> TargetResolver::registered_names() const {
+    std::vector<std::string_view> names;
+    names.reserve(names_.size());
+    for (const auto& [name, nodes] : names_) {
+        names.push_back(name);
+    }
+    return names;
 }
 
 std::vector<std::string> TargetResolver::route_names(const Node& router) const {

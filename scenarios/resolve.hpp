@@ -46,6 +46,9 @@ public:
     /// none.
     const std::vector<const Node*>& named(std::string_view name) const;
 
+    /// Every registered name (topology, timeline and router.admin workers), sorted.
+    std::vector<std::string_view> registered_names() const;
+
 private:
     struct AddedRoute {
         std::string name;

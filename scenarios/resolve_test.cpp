@@ -38,7 +38,7 @@ TEST(TargetResolver, ResolvesNamesPathsAndClients) {
     EXPECT_EQ(resolver.resolve("event_router/bulk/#2")->node, &router.children[3].children[0]);
     EXPECT_EQ(resolver.resolve("event_router/bulk/#*")->node, &router.children[3].children[0]);
     EXPECT_EQ(resolver.resolve("event_router/nested/leaf")->node, &router.children[4].children[0]);
-    EXPECT_EQ(resolver.resolve("refund_worker:1")->node, &router.children[2]);
+    EXPECT_EQ(resolver.resolve("event_router/refunds:1")->node, &router.children[2]);
     EXPECT_EQ(resolver.resolve("sofo/sofo_child")->node,
               &scenario.topology.children[4].children[0]);
     const auto client = resolver.resolve("client:2");

@@ -105,11 +105,18 @@ int run_command(const RunArgs& args, const RunHooks& hooks) {
 }
 
 int validate_command(const std::vector<std::string>& files) {
+    // Every error of each file, one per line (the first is the one `run` prints); the warnings
+    // of a file that loaded go to stderr.
     int code = exit_ok;
     for (const std::string& file : files) {
-        auto loaded = scenarios::load_scenario_file(file);
-        if (!loaded) {
-            std::cout << loaded.error().to_string() << "\n";
+        const scenarios::LoadReport report = scenarios::check_scenario_file(file);
+        for (const std::string& line : report.error_lines()) {
+            std::cout << line << "\n";
+        }
+        for (const scenarios::LoadError& warning : report.warnings) {
+            std::cerr << warning.to_string() << "\n"; // never changes the exit code
+        }
+        if (!report.scenario.has_value()) {
             code = exit_bad_input;
         }
     }

@@ -118,6 +118,7 @@ private:
 
 bool parse_json_text(Errors& errors, std::string_view text, std::uint32_t depth_max, Json& out) {
     RS_ASSERT(depth_max > 0);
+    const std::uint64_t before = errors.count();
     CheckingSax sax(errors, depth_max, out);
     bool accepted = false;
     try {
@@ -125,11 +126,11 @@ bool parse_json_text(Errors& errors, std::string_view text, std::uint32_t depth_
     } catch (const Json::exception& error) {
         return errors.fail("", std::string("invalid JSON: ") + error.what());
     }
-    if (!accepted) {
-        // The handler recorded why; this covers a handler that stopped without a message.
+    if (!accepted && errors.count() == before) {
+        // The handler records why it stopped; this covers one that stopped without a message.
         return errors.fail("", "invalid JSON (expected one JSON value)");
     }
-    return !errors.any();
+    return accepted && errors.count() == before;
 }
 
 } // namespace routesim::scenarios::detail

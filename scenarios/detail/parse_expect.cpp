@@ -128,7 +128,23 @@ bool parse_target_list(Errors& errors, const Located& at, std::vector<std::strin
     return true;
 }
 
-bool parse_nested_maps(Errors& errors, const Fields& fields, Expect& out) {
+/// Parses one section when present; a section with an error joins `context.failed_parts`.
+template <class Parse>
+bool parse_section(LoadContext& context, const Fields& fields, std::string_view key,
+                   Parse parse) {
+    if (!fields.has(key)) {
+        return true;
+    }
+    const Located at = fields.at(key);
+    if (parse(at)) {
+        return true;
+    }
+    context.failed_parts.insert(at.pointer);
+    return false;
+}
+
+bool parse_nested_maps(LoadContext& context, const Fields& fields, Expect& out) {
+    Errors& errors = context.errors;
     const auto inspect = [&](const std::string& target, const Located& values) {
         return read_map(errors, values, "an object from Inspect key to string value", "a key",
                         [&](const std::string& key, const Located& value) {
@@ -151,39 +167,54 @@ bool parse_nested_maps(Errors& errors, const Fields& fields, Expect& out) {
         return read_u64(errors, value, IntRange{}, out.processed[target]);
     };
     constexpr std::string_view by_target = "an object keyed by target";
-    return (!fields.has("inspect") ||
-            read_map(errors, fields.at("inspect"), by_target, "a target", inspect)) &&
-           (!fields.has("routes") ||
-            read_map(errors, fields.at("routes"), by_target, "a router target", routes)) &&
-           (!fields.has("clients") ||
-            read_map(errors, fields.at("clients"), "an object keyed by client name",
-                     "a client name", clients)) &&
-           (!fields.has("route_failed") ||
-            read_map(errors, fields.at("route_failed"), by_target, "a router target", failed)) &&
-           (!fields.has("processed") ||
-            read_map(errors, fields.at("processed"), by_target, "a target", processed));
+    const auto map_of = [&](std::string_view what_object, std::string_view what_key,
+                            const auto& read) {
+        return [&, what_object, what_key](const Located& at) {
+            return read_map(errors, at, what_object, what_key, read);
+        };
+    };
+    bool ok = parse_section(context, fields, "inspect", map_of(by_target, "a target", inspect));
+    ok = parse_section(context, fields, "routes", map_of(by_target, "a router target", routes)) &&
+         ok;
+    ok = parse_section(context, fields, "clients",
+                       map_of("an object keyed by client name", "a client name", clients)) &&
+         ok;
+    ok = parse_section(context, fields, "route_failed",
+                       map_of(by_target, "a router target", failed)) &&
+         ok;
+    return parse_section(context, fields, "processed", map_of(by_target, "a target", processed)) &&
+           ok;
 }
 
 } // namespace
 
-bool parse_expect(Errors& errors, const Located& at, Expect& out) {
+bool parse_expect(LoadContext& context, const Located& at, Expect& out) {
+    Errors& errors = context.errors;
     out = Expect{};
     out.pointer = at.pointer;
     if (!expect_object(errors, at, "an expect object")) {
+        context.failed_parts.insert(at.pointer);
         return false;
     }
     const Fields fields(errors, at);
-    if (!fields.only({"invariants", "inspect", "routes", "clients", "alive", "dead", "route_failed",
-                      "processed"})) {
-        return false;
-    }
-    if (fields.has("invariants") &&
-        !parse_invariants(errors, fields.at("invariants"), out.invariants)) {
-        return false;
-    }
-    return parse_nested_maps(errors, fields, out) &&
-           (!fields.has("alive") || parse_target_list(errors, fields.at("alive"), out.alive)) &&
-           (!fields.has("dead") || parse_target_list(errors, fields.at("dead"), out.dead));
+    bool ok = fields.only({"invariants", "inspect", "routes", "clients", "alive", "dead",
+                           "route_failed", "processed"});
+    ok = parse_section(context, fields, "invariants",
+                       [&](const Located& section) {
+                           return parse_invariants(errors, section, out.invariants);
+                       }) &&
+         ok;
+    ok = parse_nested_maps(context, fields, out) && ok;
+    ok = parse_section(context, fields, "alive",
+                       [&](const Located& section) {
+                           return parse_target_list(errors, section, out.alive);
+                       }) &&
+         ok;
+    return parse_section(context, fields, "dead",
+                         [&](const Located& section) {
+                             return parse_target_list(errors, section, out.dead);
+                         }) &&
+           ok;
 }
 
 } // namespace routesim::scenarios::detail

@@ -197,6 +197,7 @@ bool parse_run(LoadContext& context, const Located& at, RunOptions& out) {
     }
     const Fields fields(errors, at);
     const LoadLimits& limits = context.limits;
+    context.max_events_given = fields.has("max_events");
     if (!fields.only({"seed", "until", "scheduler", "pct_depth", "max_events", "schedule", "cost",
                       "semantics"}) ||
         !fields.u64("seed", out.seed, IntRange{.max = run_seed_max}) ||
@@ -241,52 +242,73 @@ bool parse_message(Errors& errors, const Located& at, bool generators, Json& out
     return true;
 }
 
+namespace {
+
+bool parse_source(LoadContext& context, const Located& entry, WorkloadSource& source) {
+    Errors& errors = context.errors;
+    source.pointer = entry.pointer;
+    if (!expect_object(errors, entry, "a workload entry with \"send\" or \"call\"")) {
+        return false;
+    }
+    const Fields fields(errors, entry);
+    source.is_call = fields.has("call");
+    if (source.is_call == fields.has("send")) {
+        return errors.fail(entry.pointer, "workload entry needs exactly one of \"send\" or "
+                                          "\"call\" (expected a message under one of them)");
+    }
+    const char* verb = source.is_call ? "call" : "send";
+    std::vector<std::string_view> known = {verb,    "from",  "to",      "at",
+                                           "count", "every", "priority"};
+    if (source.is_call) {
+        known.push_back("timeout");
+    }
+    const IntRange count{.max = context.limits.workload_count_max, .limit = "count limit"};
+    if (!fields.only(known) ||
+        !fields.atom("from", source.from, Need::Required, "a client name (an Atom)") ||
+        !fields.atom("to", source.to, Need::Required, what_target) ||
+        !parse_message(errors, fields.at(verb), true, source.message) ||
+        !fields.duration("at", source.at) || !fields.u64("count", source.count, count) ||
+        !fields.duration("every", source.every) ||
+        !fields.enumeration("priority", source.priority) ||
+        !fields.duration("timeout", source.timeout)) {
+        return false;
+    }
+    context.messages += source.count;
+    if (context.messages > context.limits.workload_total_max) {
+        return errors.fail(entry.pointer,
+                           "workload sends more than " +
+                               std::to_string(context.limits.workload_total_max) +
+                               " messages in total (expected at most " +
+                               std::to_string(context.limits.workload_total_max) + ")");
+    }
+    return true;
+}
+
+} // namespace
+
 bool parse_workload(LoadContext& context, const Located& at, std::vector<WorkloadSource>& out) {
     Errors& errors = context.errors;
     if (!expect_array(errors, at, "an array of workload entries")) {
         return false;
     }
     out.resize(at.json().size());
+    bool ok = true;
     for (std::size_t i = 0; i < out.size(); i++) {
-        const Located entry = at.element(i);
-        WorkloadSource& source = out[i];
-        source.pointer = entry.pointer;
-        if (!expect_object(errors, entry, "a workload entry with \"send\" or \"call\"")) {
-            return false;
+        const std::uint64_t before = errors.count();
+        if (parse_source(context, at.element(i), out[i])) {
+            continue;
         }
-        const Fields fields(errors, entry);
-        source.is_call = fields.has("call");
-        if (source.is_call == fields.has("send")) {
-            return errors.fail(entry.pointer, "workload entry needs exactly one of \"send\" or "
-                                              "\"call\" (expected a message under one of them)");
-        }
-        const char* verb = source.is_call ? "call" : "send";
-        std::vector<std::string_view> known = {verb,    "from",  "to",      "at",
-                                               "count", "every", "priority"};
-        if (source.is_call) {
-            known.push_back("timeout");
-        }
-        const IntRange count{.max = context.limits.workload_count_max, .limit = "count limit"};
-        if (!fields.only(known) ||
-            !fields.atom("from", source.from, Need::Required, "a client name (an Atom)") ||
-            !fields.atom("to", source.to, Need::Required, what_target) ||
-            !parse_message(errors, fields.at(verb), true, source.message) ||
-            !fields.duration("at", source.at) || !fields.u64("count", source.count, count) ||
-            !fields.duration("every", source.every) ||
-            !fields.enumeration("priority", source.priority) ||
-            !fields.duration("timeout", source.timeout)) {
-            return false;
-        }
-        context.messages += source.count;
+        ok = false;
+        context.failed_parts.insert(out[i].pointer);
         if (context.messages > context.limits.workload_total_max) {
-            return errors.fail(entry.pointer,
-                               "workload sends more than " +
-                                   std::to_string(context.limits.workload_total_max) +
-                                   " messages in total (expected at most " +
-                                   std::to_string(context.limits.workload_total_max) + ")");
+            return false; // every later entry would repeat the limit's error
+        }
+        // A client is known once `from` was read; an admin message is checked on its own.
+        if (out[i].from.empty()) {
+            context.name_errors += errors.count() - before;
         }
     }
-    return true;
+    return ok;
 }
 
 bool parse_faults(LoadContext& context, const Located& at, Faults& out) {
@@ -294,26 +316,27 @@ bool parse_faults(LoadContext& context, const Located& at, Faults& out) {
     if (!expect_object(errors, at, "a faults object")) {
         return false;
     }
+    // Each kind of fault is parsed whatever happened to the others.
     const Fields fields(errors, at);
-    if (!fields.only({"kill", "crash", "spawn_fail", "terminate_cost", "admin", "aim"}) ||
-        !fields.boolean("aim", out.aim)) {
-        return false;
+    bool ok = fields.only({"kill", "crash", "spawn_fail", "terminate_cost", "admin", "aim"});
+    ok = fields.boolean("aim", out.aim) && ok;
+    if (fields.has("kill")) {
+        ok = parse_kill(errors, fields.at("kill"), out.kill.emplace()) && ok;
     }
-    if (fields.has("kill") && !parse_kill(errors, fields.at("kill"), out.kill.emplace())) {
-        return false;
+    if (fields.has("crash")) {
+        ok = parse_chance(errors, fields.at("crash"), out.crash.emplace()) && ok;
     }
-    if (fields.has("crash") && !parse_chance(errors, fields.at("crash"), out.crash.emplace())) {
-        return false;
+    if (fields.has("spawn_fail")) {
+        ok = parse_chance(errors, fields.at("spawn_fail"), out.spawn_fail.emplace()) && ok;
     }
-    if (fields.has("spawn_fail") &&
-        !parse_chance(errors, fields.at("spawn_fail"), out.spawn_fail.emplace())) {
-        return false;
+    if (fields.has("terminate_cost")) {
+        ok = parse_terminate_cost(errors, fields.at("terminate_cost"), out.terminate_cost_max) &&
+             ok;
     }
-    if (fields.has("terminate_cost") &&
-        !parse_terminate_cost(errors, fields.at("terminate_cost"), out.terminate_cost_max)) {
-        return false;
+    if (fields.has("admin")) {
+        ok = parse_admin(errors, fields.at("admin"), out.admin.emplace()) && ok;
     }
-    return !fields.has("admin") || parse_admin(errors, fields.at("admin"), out.admin.emplace());
+    return ok;
 }
 
 } // namespace routesim::scenarios::detail

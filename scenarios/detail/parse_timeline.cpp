@@ -88,7 +88,7 @@ bool parse_management(LoadContext& context, const Located& at, Action& action) {
     }
     action.worker.emplace();
     return parse_node_tree(context, fields.at("worker"), action.router + "/" + action.route,
-                           *action.worker);
+                           *action.worker, TreeRoot::RouteWorker);
 }
 
 bool parse_exit(Errors& errors, const Located& at, Action& action) {
@@ -150,7 +150,7 @@ bool parse_argument(LoadContext& context, const Fields& fields, Action& action) 
         return parse_one_message(context, fields, argument, action);
     case Verb::Check:
         action.check.emplace();
-        return parse_expect(errors, argument, *action.check);
+        return parse_expect(context, argument, *action.check);
     default:
         RS_ASSERT(is_management_verb(action.verb));
         return parse_management(context, argument, action);
@@ -196,6 +196,24 @@ bool parse_action(LoadContext& context, const Located& at, Action& action) {
     return parse_argument(context, fields, action);
 }
 
+/// Whether a failed action may have lost a name: a route's worker, a client, or (when its
+/// verb is not known) either.
+bool may_lose_names(const Json& json, const Action& action) {
+    if (!json.is_object() || find_verbs(json).size() != 1) {
+        return true;
+    }
+    switch (action.verb) {
+    case Verb::AddRoute:
+    case Verb::ReplaceRoute:
+        return true;
+    case Verb::Send:
+    case Verb::Call:
+        return action.from.empty() || is_router_admin_message(action.message);
+    default:
+        return false;
+    }
+}
+
 } // namespace
 
 bool parse_timeline(LoadContext& context, const Located& at, std::vector<Action>& out) {
@@ -210,12 +228,23 @@ bool parse_timeline(LoadContext& context, const Located& at, std::vector<Action>
                                            std::to_string(actions_max) + ")");
     }
     out.resize(at.json().size());
+    bool ok = true;
     for (std::size_t i = 0; i < out.size(); i++) {
-        if (!parse_action(context, at.element(i), out[i])) {
-            return false;
+        const std::uint64_t before = errors.count();
+        const Located entry = at.element(i);
+        if (parse_action(context, entry, out[i])) {
+            continue;
+        }
+        ok = false;
+        context.failed_parts.insert(out[i].pointer);
+        if (context.messages > context.limits.workload_total_max) {
+            return false; // every later send would repeat the limit's error
+        }
+        if (may_lose_names(entry.json(), out[i])) {
+            context.name_errors += errors.count() - before;
         }
     }
-    return true;
+    return ok;
 }
 
 } // namespace routesim::scenarios::detail

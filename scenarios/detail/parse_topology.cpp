@@ -21,6 +21,8 @@ struct Pending {
     std::optional<std::string> base_path;
     /// RouteWorker: the route name; PoolWorker: "#*". Unused for the other roles.
     std::string segment;
+    /// RouteWorker: the target that addresses the worker ("<router name>/<route>").
+    std::string address;
     std::uint32_t depth = 1;
     Role role = Role::Root;
     std::optional<std::uint64_t> repeat_index;
@@ -143,20 +145,33 @@ class TreeParser {
 public:
     explicit TreeParser(LoadContext& context) : context_(context) {}
 
-    bool parse(const Located& at, std::optional<std::string> path, Node& out) {
+    bool parse(const Located& at, std::optional<std::string> path, Node& out, TreeRoot root) {
         if (!count_nodes(1, at.pointer)) {
             return false;
         }
-        stack_.push_back(Pending{
-            .json = at.value, .pointer = at.pointer, .base_path = std::move(path), .out = &out});
+        // A route worker given whole (timeline, router.admin) keeps the Root role for its
+        // path; only the name check of route workers applies to it.
+        std::string address =
+            root == TreeRoot::RouteWorker ? path.value_or(std::string()) : std::string();
+        stack_.push_back(Pending{.json = at.value,
+                                 .pointer = at.pointer,
+                                 .base_path = std::move(path),
+                                 .address = std::move(address),
+                                 .out = &out});
+        // A node with an error leaves out its subtree; its siblings are still parsed, unless
+        // a limit was hit (then every later node would hit it too).
+        bool ok = true;
         while (!stack_.empty()) {
             Pending item = std::move(stack_.back());
             stack_.pop_back();
             if (!parse_node(item)) {
-                return false;
+                ok = false;
+                if (limit_hit_) {
+                    return false;
+                }
             }
         }
-        return true;
+        return ok;
     }
 
 private:
@@ -202,6 +217,9 @@ private:
     }
 
     bool parse_common(const Fields& fields, const Pending& item, Node& node) {
+        if (!item.address.empty() && fields.has("name")) {
+            return fail_route_worker_name(fields.at("name"), item.address);
+        }
         if (item.role == Role::SupervisorChild &&
             !fields.need("name", "an Atom (a supervisor child needs the child spec name it is "
                                  "registered under)")) {
@@ -228,6 +246,18 @@ private:
             break;
         }
         return true;
+    }
+
+    /// ergo-semantics.md R5: a router spawns its workers anonymously, so a name on one would
+    /// never be registered and a send or forward to it would find nothing.
+    bool fail_route_worker_name(const Located& name, const std::string& address) {
+        return context_.errors.fail(
+            name.pointer, "a route's worker cannot have a name: route workers are spawned "
+                          "unnamed (R5), so " +
+                              describe(name.json()) +
+                              " would never be registered (expected no \"name\"; address it "
+                              "as " +
+                              quote(address) + ")");
     }
 
     bool parse_supervisor(const Fields& fields, Node& node, std::vector<Source>& children) {
@@ -361,6 +391,7 @@ private:
         }
         const std::uint64_t nodes_max = context_.limits.nodes_max;
         if (count > nodes_max - std::min(nodes_max, context_.nodes + out.size())) {
+            limit_hit_ = true;
             return errors.fail(repeat_at.pointer,
                                "repeat " + std::to_string(count) +
                                    " takes the topology over the node limit of " +
@@ -370,6 +401,7 @@ private:
         const std::uint64_t values = count_values(entry.json()) * count;
         context_.repeat_values += values;
         if (context_.repeat_values > context_.limits.repeat_values_max) {
+            limit_hit_ = true;
             return errors.fail(repeat_at.pointer,
                                "repeat copies exceed the limit of " +
                                    std::to_string(context_.limits.repeat_values_max) +
@@ -395,6 +427,7 @@ private:
         if (context_.nodes <= context_.limits.nodes_max) {
             return true;
         }
+        limit_hit_ = true;
         return context_.errors.fail(pointer, "topology has more than " +
                                                  std::to_string(context_.limits.nodes_max) +
                                                  " nodes after repeat expansion (expected at "
@@ -412,6 +445,7 @@ private:
         }
         const std::uint32_t depth = item.depth + 1;
         if (depth > context_.limits.tree_depth_max) {
+            limit_hit_ = true;
             const std::string limit = std::to_string(context_.limits.tree_depth_max);
             return context_.errors.fail(sources.front().pointer, "topology is nested deeper than " +
                                                                      limit +
@@ -429,10 +463,17 @@ private:
             std::string segment = role == Role::PoolWorker    ? std::string(pool_worker_segment)
                                   : role == Role::RouteWorker ? node.router.routes[i].name
                                                               : std::string();
+            // A named router is addressed by its name, an unnamed one by its tree path (an
+            // unnamed root has none: the hint then says where the router's name goes).
+            std::string address = role != Role::RouteWorker ? std::string()
+                                  : !node.name.empty()       ? node.name + "/" + segment
+                                  : !node.path.empty()       ? node.path + "/" + segment
+                                                             : "<router name>/" + segment;
             stack_.push_back(Pending{.json = sources[i].json,
                                      .pointer = sources[i].pointer,
                                      .base_path = node.path,
                                      .segment = std::move(segment),
+                                     .address = std::move(address),
                                      .depth = depth,
                                      .role = role,
                                      .repeat_index = sources[i].repeat_index,
@@ -444,14 +485,15 @@ private:
     LoadContext& context_;
     std::deque<Json> copies_; // repeat copies; a deque keeps their addresses stable
     std::vector<Pending> stack_;
+    bool limit_hit_ = false;
 };
 
 } // namespace
 
 bool parse_node_tree(LoadContext& context, const Located& at, std::optional<std::string> path,
-                     Node& out) {
+                     Node& out, TreeRoot root) {
     TreeParser parser(context);
-    return parser.parse(at, std::move(path), out);
+    return parser.parse(at, std::move(path), out, root);
 }
 
 } // namespace routesim::scenarios::detail

@@ -49,12 +49,25 @@ bool fail_range(Errors& errors, const Located& at, IntRange range, std::uint64_t
 } // namespace
 
 bool Errors::fail(std::string pointer, std::string message) {
-    if (!failed_) {
-        failed_ = true;
-        pointer_ = std::move(pointer);
-        message_ = std::move(message);
+    if (!pointers_.insert(pointer).second) {
+        return false; // the same place again (a repeat copy): its first error says it
     }
+    count_++;
+    if (kept_.size() < kept_max) {
+        kept_.push_back(Entry{std::move(pointer), std::move(message)});
+    }
+    RS_ASSERT(kept_.size() <= count_);
     return false;
+}
+
+const std::string& Errors::pointer() const {
+    RS_ASSERT(!kept_.empty());
+    return kept_.front().pointer;
+}
+
+const std::string& Errors::message() const {
+    RS_ASSERT(!kept_.empty());
+    return kept_.front().message;
 }
 
 Located Located::member(std::string_view key) const {
@@ -87,12 +100,50 @@ std::string pointer_key(std::string_view key) {
 
 std::string quote(std::string_view text) {
     const std::string_view shown = utf8_prefix(text, quote_bytes_max);
-    std::string quoted =
-        Json(std::string(shown)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    // dump escapes every control character but DEL.
+    std::string quoted = escape_controls(
+        Json(std::string(shown)).dump(-1, ' ', false, Json::error_handler_t::replace));
     if (shown.size() < text.size()) {
         quoted.insert(quoted.size() - 1, "...");
     }
     return quoted;
+}
+
+std::string list_item(std::string_view name) {
+    const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return c > ' ' && c < 0x7F && c != ',' && c != '"' && c != '\\';
+    });
+    return plain ? std::string(name) : quote(name);
+}
+
+std::string escape_controls(std::string_view text) {
+    std::string escaped;
+    escaped.reserve(text.size());
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7F) {
+            escaped += c;
+            continue;
+        }
+        constexpr std::string_view hex = "0123456789abcdef";
+        switch (c) {
+        case '\n':
+            escaped += "\\n";
+            break;
+        case '\r':
+            escaped += "\\r";
+            break;
+        case '\t':
+            escaped += "\\t";
+            break;
+        default:
+            escaped += "\\u00";
+            escaped += hex[byte >> 4U];
+            escaped += hex[byte & 0xFU];
+            break;
+        }
+    }
+    return escaped;
 }
 
 std::string describe(const Json& value) {
@@ -219,7 +270,8 @@ bool read_duration(Errors& errors, const Located& at, sim::Duration& out) {
     }
     auto parsed = sim::parse_duration(text);
     if (!parsed.has_value()) {
-        return errors.fail(at.pointer, parsed.error());
+        // sim/ shows the text raw: keep the message on one line.
+        return errors.fail(at.pointer, escape_controls(parsed.error()));
     }
     out = parsed.value();
     return true;

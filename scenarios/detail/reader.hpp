@@ -1,4 +1,4 @@
-// Loader internals: the first-error sink, JSON values with their pointers, and the readers of
+// Loader internals: the error sink, JSON values with their pointers, and the readers of
 // scalar fields (Atom, integer, duration, enum, probability, outcome) with their messages.
 // Private to scenarios/; nothing here throws.
 #pragma once
@@ -7,29 +7,46 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/model.hpp"
 
 namespace routesim::scenarios::detail {
 
-/// The first error of one load. Later errors are dropped, so the report names the first
-/// problem found in document order.
+/// The errors of one load, in the order the passes find them; the first is the one that
+/// `load_scenario_*` reports. A reader records its first problem and returns false; the
+/// loader goes on with the independent parts (sections, siblings) that follow. At most one
+/// error is kept per JSON pointer (repeat copies share their pointers), and at most
+/// `kept_max` are kept; the rest are only counted.
 class Errors {
 public:
-    /// Records an error unless one is recorded already. Returns false, so that a reader can
-    /// end with `return errors.fail(...)`.
+    /// One recorded error.
+    struct Entry {
+        std::string pointer;
+        std::string message;
+    };
+
+    static constexpr std::size_t kept_max = 50;
+
+    /// Records an error (unless its pointer has one already). Returns false, so that a reader
+    /// can end with `return errors.fail(...)`.
     bool fail(std::string pointer, std::string message);
-    bool any() const { return failed_; }
-    const std::string& pointer() const { return pointer_; }
-    const std::string& message() const { return message_; }
+    bool any() const { return count_ > 0; }
+    /// Errors recorded so far, the ones over kept_max included.
+    std::uint64_t count() const { return count_; }
+    /// The first `kept_max` errors.
+    const std::vector<Entry>& kept() const { return kept_; }
+    const std::string& pointer() const;
+    const std::string& message() const;
 
 private:
-    bool failed_ = false;
-    std::string pointer_;
-    std::string message_;
+    std::uint64_t count_ = 0;
+    std::vector<Entry> kept_;
+    std::set<std::string, std::less<>> pointers_;
 };
 
 /// A JSON value and its JSON pointer in the source file.
@@ -49,6 +66,15 @@ std::string pointer_key(std::string_view key);
 
 /// Quotes text for a message with JSON escapes, shortened to about 60 bytes.
 std::string quote(std::string_view text);
+
+/// A name for a list in a message ("expected one of: a, b"): as written when it is plain
+/// (printable ASCII without space, ',', '"' or '\\'), else quote(name), so that every
+/// message stays one line.
+std::string list_item(std::string_view name);
+
+/// Escapes the control characters of `text` as JSON does (`\n`, `\u0001`), leaving every
+/// other byte alone: for text that is shown raw, such as a JSON pointer or a message of sim/.
+std::string escape_controls(std::string_view text);
 
 /// Describes a value for "got ...": `-3`, `"abc"`, `an object`, `an array`.
 std::string describe(const Json& value);

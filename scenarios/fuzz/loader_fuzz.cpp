@@ -53,17 +53,36 @@ std::uint64_t process_count(const Node& root) {
     return total;
 }
 
+/// No line break of any kind a terminal or a line-based reader would split at.
+bool is_one_line(std::string_view line) {
+    return line.find_first_of("\n\r\v\f") == std::string_view::npos;
+}
+
 } // namespace
 
 Verdict fuzz_loader_one(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     auto loaded = load_scenario_text(text, "fuzz.json", fuzz_limits());
+    // Going on after an error must neither crash nor change the first error.
+    const LoadReport report = check_scenario_text(text, "fuzz.json", fuzz_limits());
+    RS_ASSERT(loaded.has_value() == report.scenario.has_value());
+    RS_ASSERT(report.errors.size() <= LoadReport::errors_listed_max);
+    for (const std::string& line : report.error_lines()) {
+        RS_ASSERT(is_one_line(line));
+    }
+    for (const LoadError& warning : report.warnings) {
+        RS_ASSERT(warning.warning);
+        RS_ASSERT(is_one_line(warning.to_string()));
+    }
     if (!loaded) {
         const LoadError& error = loaded.error();
-        // Every rejection names what was expected in one line.
+        // Every rejection names what was expected in one line (input text embedded in the
+        // message or the pointer is escaped).
         RS_ASSERT(!error.message.empty());
-        RS_ASSERT(error.message.find('\n') == std::string::npos);
+        RS_ASSERT(is_one_line(error.to_string()));
         RS_ASSERT(error.pointer.empty() || error.pointer.front() == '/');
+        RS_ASSERT(!report.errors.empty());
+        RS_ASSERT(report.errors.front().to_string() == error.to_string());
         return Verdict::Rejected;
     }
     const Scenario& scenario = loaded.value();

@@ -1,0 +1,17 @@
+# `routesim validate FILE` on a file that loads with warnings: exit 0, nothing on stdout, and
+# exactly the lines of WARNINGS on stderr (`file: pointer: warning: ...`).
+# Usage: cmake -DCLI=<routesim> -DFILE=<name.json> -DDIR=<dir> -DWARNINGS=<file> -P warning_test.cmake
+file(READ ${WARNINGS} golden)
+string(STRIP "${golden}" golden)
+execute_process(COMMAND ${CLI} validate ${FILE} WORKING_DIRECTORY ${DIR}
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+string(STRIP "${err}" err)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "validate ${FILE} exited ${rc}, expected 0 (warnings keep the exit code): ${out}${err}")
+endif()
+if(NOT out STREQUAL "")
+    message(FATAL_ERROR "validate ${FILE} printed on stdout: ${out}")
+endif()
+if(NOT err STREQUAL golden)
+    message(FATAL_ERROR "validate ${FILE} printed on stderr\n  ${err}\nexpected\n  ${golden}")
+endif()
