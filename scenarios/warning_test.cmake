@@ -1,5 +1,6 @@
 # `routesim validate FILE` on a file that loads with warnings: exit 0, nothing on stdout, and
-# exactly the lines of WARNINGS on stderr (`file: pointer: warning: ...`).
+# exactly the lines of WARNINGS on stderr (`file: pointer: warning: ...`); `routesim run FILE`
+# prints the same lines on stderr before it runs, and its exit code is the run's own.
 # Usage: cmake -DCLI=<routesim> -DFILE=<name.json> -DDIR=<dir> -DWARNINGS=<file> -P warning_test.cmake
 file(READ ${WARNINGS} golden)
 string(STRIP "${golden}" golden)
@@ -14,4 +15,13 @@ if(NOT out STREQUAL "")
 endif()
 if(NOT err STREQUAL golden)
     message(FATAL_ERROR "validate ${FILE} printed on stderr\n  ${err}\nexpected\n  ${golden}")
+endif()
+execute_process(COMMAND ${CLI} run ${FILE} WORKING_DIRECTORY ${DIR}
+                OUTPUT_VARIABLE run_out ERROR_VARIABLE run_err RESULT_VARIABLE run_rc)
+string(STRIP "${run_err}" run_err)
+if(NOT run_err STREQUAL golden)
+    message(FATAL_ERROR "run ${FILE} printed on stderr\n  ${run_err}\nexpected\n  ${golden}")
+endif()
+if(NOT run_out MATCHES "^seed: ")
+    message(FATAL_ERROR "run ${FILE} did not run: ${run_out}")
 endif()

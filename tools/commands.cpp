@@ -104,6 +104,12 @@ int run_command(const RunArgs& args, const RunHooks& hooks) {
     return hooks.after_run ? std::max(code, hooks.after_run(scenario, result)) : code;
 }
 
+void print_warnings(const scenarios::Scenario& scenario, const std::string& file) {
+    for (const scenarios::LoadError& warning : scenarios::scenario_warnings(scenario, file)) {
+        std::cerr << warning.to_string() << "\n";
+    }
+}
+
 int validate_command(const std::vector<std::string>& files) {
     // Every error of each file, one per line (the first is the one `run` prints); the warnings
     // of a file that loaded go to stderr.

@@ -60,6 +60,10 @@ struct RunHooks {
 
 int run_command(const RunArgs& args, const RunHooks& hooks = {});
 
+/// Prints the warnings of a loaded scenario on stderr, one line each (scenario_warnings): a
+/// likely typo that is still valid input, so the exit code is not changed.
+void print_warnings(const scenarios::Scenario& scenario, const std::string& file);
+
 /// `routesim validate FILE...`: one error per line, exit 0 or 2.
 int validate_command(const std::vector<std::string>& files);
 

@@ -45,6 +45,9 @@ std::optional<Input> read_input(const std::string& file) {
         std::cerr << loaded.error().to_string() << "\n";
         return std::nullopt;
     }
+    for (const scenarios::LoadError& warning : scenarios::scenario_warnings(loaded.value(), file)) {
+        std::cerr << warning.to_string() << "\n"; // as run and validate print them
+    }
     return Input{file, json::parse(text.str(), nullptr, false), std::move(loaded).value()};
 }
 

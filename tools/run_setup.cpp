@@ -111,6 +111,7 @@ int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) 
         return exit_bad_input;
     }
     scenario_.emplace(std::move(loaded).value());
+    print_warnings(*scenario_, args.file);
     settings_.seed = args.seed;
     if (!args.scheduler.empty()) {
         settings_.scheduler = scenarios::parse_spelling<sim::Policy>(args.scheduler);
