@@ -116,6 +116,11 @@ def check_format_fields(root):
     return problems, summary
 
 
+# The one citation form: R22, §6.4, A12 (anchors of runtime/SEMANTICS.md). The spec files these
+# were adapted from live outside the repository, so code must not send a reader there.
+OUTSIDE_REFERENCES = re.compile(r"\b(ergo-semantics\.md|scenario-format\.md)")
+
+
 def code_files(root):
     for top in CODE_DIRS:
         for folder, _, files in os.walk(os.path.join(root, top)):
@@ -156,6 +161,10 @@ def check_rule_citations(root):
             continue
         text = read(path)
         relative = os.path.relpath(path, root)
+        for outside in OUTSIDE_REFERENCES.findall(text):
+            problems.append(f"{relative}: cites {outside}, a file outside the repository (cite "
+                            f"rules as R22, §6.4 or A12, defined in runtime/SEMANTICS.md, and the "
+                            f"format as scenarios/FORMAT.md)")
         for kind, name in citations_in(text):
             anchor = "s" + name if kind == "S" else name
             sites.setdefault(anchor, relative)

@@ -1,4 +1,4 @@
-// The pure model of one Router's route table (ergo-semantics.md §8): the state machine of a
+// The pure model of one Router's route table (§8): the state machine of a
 // route, the result of every management call, the effect of a worker's exit and the outcome of
 // routing, under both semantics profiles. No processes: facts about the world (is the worker
 // still alive, does a spawn succeed) are inputs. Used by the Router's property tests, the

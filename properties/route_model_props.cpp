@@ -1,7 +1,7 @@
 // Goal: under random sequences of management calls (from inside the router's admin path, and
 // from outside), worker kills, worker exits that arrive late, spawn failures and traffic,
 // under random scheduling and both semantics profiles, the Router behaves exactly as the pure
-// route model (properties/route_model.hpp) predicts (ergo-semantics.md §8).
+// route model (properties/route_model.hpp) predicts (§8).
 // Method: a hand-rolled command sequence drawn by rapidcheck. A CheckedRouter wraps every
 // router step: before it, the model predicts the step's effect from the world's facts (is the
 // recorded worker alive, does a spawn succeed); after it, the prediction is committed and the

@@ -1,5 +1,5 @@
 // Goal: the pure route model predicts the R-table, R26, R55 and the four profile points, the
-// exit transitions (R22, R23, R27) and routing (R12–R16, R45) exactly as ergo-semantics.md §8
+// exit transitions (R22, R23, R27) and routing (R12–R16, R45) exactly as §8
 // states; its table keeps order, worker ids, the pending-exit set (R50) and counters (R42).
 // Method: predictions are compared with expectations written from the spec's tables; the
 // Router itself is checked against the model in route_model_props.cpp.

@@ -1,5 +1,5 @@
 // RouteTracker: the route table of every router rebuilt from the trace, each management
-// result checked against predict_call (ergo-semantics.md §8: R5, R13, R22–R30, R45, R50).
+// result checked against predict_call (§8: R5, R13, R22–R30, R45, R50).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/route_tracker.hpp"
 #include "properties/event_layout.hpp"

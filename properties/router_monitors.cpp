@@ -1,5 +1,5 @@
 // Router invariant monitors: the three route-table monitors over RouteTracker, key_affinity,
-// atomic_init and counter_consistency (ergo-semantics.md §8).
+// atomic_init and counter_consistency (§8).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/router_monitors.hpp"
 #include "properties/event_layout.hpp"

@@ -1,4 +1,4 @@
-// The restart_intensity monitor (ergo-semantics.md §6.4).
+// The restart_intensity monitor (§6.4).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/supervisor_monitors.hpp"
 

@@ -13,7 +13,7 @@
 namespace routesim::properties {
 
 /// restart_intensity: a supervisor never makes more restart decisions in a period than its
-/// intensity allows, counted as ergo-semantics.md §6.4 counts them: one decision per
+/// intensity allows, counted as §6.4 counts them: one decision per
 /// triggering exit (all_for_one included), a window of `period` back from each decision, both
 /// ends included. It also reports a restart after the limit tripped, and a limit declared
 /// tripped while the window still had room. Memory: at most intensity + 1 decisions per

@@ -1,5 +1,5 @@
 // act::Actor: Ergo's general-purpose behaviour with its callbacks and defaults, trap-exit and
-// the HandleCall return conventions (ergo-semantics.md §4).
+// the HandleCall return conventions (§4).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

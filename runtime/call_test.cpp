@@ -1,4 +1,4 @@
-// Goal: calls behave as Ergo's Call family (ergo-semantics.md §2.4–§2.6, §4.2): responses,
+// Goal: calls behave as Ergo's Call family (§2.4–§2.6, §4.2): responses,
 // timeouts in virtual time, the blocked caller, late responses, callee death, Kill during the
 // wait, SendResponseError, forwarded requests, and HandleCall's return conventions.
 // Method: a caller actor calls on a trigger and records what its continuation sees; the trace

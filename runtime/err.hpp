@@ -1,4 +1,4 @@
-// Err: every Ergo error value of ergo-semantics.md §7 (gen, act, and the Router's additions),
+// Err: every Ergo error value of §7 (gen, act, and the Router's additions),
 // with its Ergo spelling for output. Values are only ever appended.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once

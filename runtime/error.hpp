@@ -1,6 +1,6 @@
 // Error: an Ergo error value as callbacks return it and exits carry it: a named Err, a
 // terminate reason (normal, kill, panic, shutdown), an ad-hoc text, or a wrapped error
-// "<origin>: <inner>" that unwraps one level (ergo-semantics.md §3.1, §3.2, §4.3).
+// "<origin>: <inner>" that unwraps one level (§3.1, §3.2, §4.3).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Goal: error values behave as Ergo's (ergo-semantics.md §3.1, §3.2, §7): equality by
+// Goal: error values behave as Ergo's (§3.1, §3.2, §7): equality by
 // identity (not text), one-level wrap/unwrap, clean reasons, Ergo spellings and texts for every
 // Err, and parse_reason for scenario files.
 // Method: direct checks over every Err value and over small hand-built wrappings.

@@ -1,4 +1,4 @@
-// Goal: termination follows Ergo (ergo-semantics.md §3.2, §3.3, §4.3, §1.4): wrapped reasons
+// Goal: termination follows Ergo (§3.2, §3.3, §4.3, §1.4): wrapped reasons
 // for untrapped exits with one-level unwrap for consumers, trap-exit, the parent exception,
 // the teardown order, dropped mailboxes, and exits lost to a full Urgent queue.
 // Method: probe actors send exits from their own callbacks and record what they see; the

@@ -1,5 +1,5 @@
 // gen types: Atom, PID, Ref, priorities, process states and the address of a send
-// (ergo-semantics.md §1).
+// (§1).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

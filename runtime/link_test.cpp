@@ -1,4 +1,4 @@
-// Goal: links and monitors follow Ergo (ergo-semantics.md §3.4, §2.2): one-way links, exit
+// Goal: links and monitors follow Ergo (§3.4, §2.2): one-way links, exit
 // signals and down notices with their From and queue, one-shot relations, the error values of
 // link/unlink/monitor/demonitor, and name links that fire on termination or unregister.
 // Method: probe actors run link commands inside their own callbacks and record what they

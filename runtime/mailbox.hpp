@@ -1,5 +1,5 @@
 // Mailbox messages and the runtime's own message payloads: exit signals, down notices,
-// inspect requests and replies (ergo-semantics.md §1.4, §3.4).
+// inspect requests and replies (§1.4, §3.4).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Goal: the name registry follows Ergo (ergo-semantics.md §2.2, §1.1, §3.2): one name per
+// Goal: the name registry follows Ergo (§2.2, §1.1, §3.2): one name per
 // process, ErrTaken/ErrNotAllowed/ErrNameUnknown/ErrAtomTooLong, lookup at send time, names
 // freed on termination.
 // Method: probe actors register and unregister from their own callbacks; the node's

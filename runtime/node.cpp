@@ -1,4 +1,4 @@
-// Node: spawn, delivery, the step loop, kills and teardown (ergo-semantics.md §1.4, §2, §3).
+// Node: spawn, delivery, the step loop, kills and teardown (§1.4, §2, §3).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/node.hpp"
 

@@ -1,6 +1,6 @@
 // Node: the process table, the name registry, spawn, message delivery, links and monitors,
 // exits and teardown, and the step that runs one process for one message
-// (ergo-semantics.md §1–3). One Node per simulated run.
+// (§1–3). One Node per simulated run.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Node: the step of one process, call completion, kills, termination and teardown
-// (ergo-semantics.md §1.4 drain loop, §2.4 calls, §3.2 teardown order, §3.3 kill).
+// (§1.4 drain loop, §2.4 calls, §3.2 teardown order, §3.3 kill).
 // Part of runtime/: uses sim/ and the standard library only.
 #include <algorithm>
 #include <bit>

@@ -1,5 +1,5 @@
 // act::Pool: init and worker spawning, dispatch by queue and type, the round-robin forward with
-// lazy respawn, admin commands and inspect (ergo-semantics.md §5).
+// lazy respawn, admin commands and inspect (§5).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/pool.hpp"
 

@@ -1,6 +1,6 @@
 // act::Pool: Ergo's pool of identical workers. Normal-priority traffic is forwarded round-robin
 // to a worker (From and Ref kept); High/Max traffic reaches the pool's own callbacks
-// (ergo-semantics.md §5, including its "newer upstream" paragraph, which wins).
+// (§5, including its "newer upstream" paragraph, which wins).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Goal: under random worker kills a pool keeps forwarding round-robin over its queue,
 // replaces each dead worker lazily on the forward that finds it, and returns to its size
-// (ergo-semantics.md §5).
+// (§5).
 // Method: rapidcheck draws a pool size and a list of operations (send a burst, kill the worker
 // at a queue position); a model queue predicts every forward's worker (a dead head is
 // replaced by a fresh PID at the tail) and is compared with the pool_forward trace, the

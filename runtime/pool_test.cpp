@@ -1,4 +1,4 @@
-// Goal: act::Pool behaves as ergo-semantics.md §5 (with its "newer upstream" paragraph):
+// Goal: act::Pool behaves as §5 (with its "newer upstream" paragraph):
 // round-robin forwarding that keeps From/Ref, lazy respawn of dead workers, mailbox-full
 // skipping, unhandled drops, the admin path, add/remove workers, exits and inspect.
 // Method: pools of LambdaActor workers driven by node sends and by a calling actor; results

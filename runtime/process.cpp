@@ -1,4 +1,4 @@
-// Process: the process API behaviours call from their callbacks (ergo-semantics.md §2–3).
+// Process: the process API behaviours call from their callbacks (§2–3).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/process.hpp"
 

@@ -1,5 +1,5 @@
 // Process: one actor's runtime state (four queues, state machine, call waiting, relations)
-// and the process API that behaviours use from their callbacks (ergo-semantics.md §1–3).
+// and the process API that behaviours use from their callbacks (§1–3).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

@@ -1,5 +1,5 @@
 // act::Router: init, dispatch, resolution and forwarding, exit handling, inspection and the
-// callback defaults (ergo-semantics.md §8: R1–R24, R39–R54). Management is router_manage.cpp.
+// callback defaults (§8: R1–R24, R39–R54). Management is router_manage.cpp.
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/router.hpp"
 

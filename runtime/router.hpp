@@ -1,6 +1,6 @@
 // act::Router: named routes resolved per message (own routes, then the registry), forwarding
 // with the original sender, worker restarts, pending operations and management methods
-// (router.md; ergo-semantics.md §8, rules R1..R55, both semantics profiles).
+// (router.md; §8, rules R1..R55, both semantics profiles).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

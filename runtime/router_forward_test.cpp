@@ -1,4 +1,4 @@
-// Goal: resolution, forwarding and the worker lifecycle hold as ergo-semantics.md §8 rules
+// Goal: resolution, forwarding and the worker lifecycle hold as §8 rules
 // R12–R24 state (R1–R11 are in router_test.cpp).
 // Method: a LambdaRouter with recording workers on a test Fixture; each test drives sends
 // and calls through the node, runs the world and checks what workers saw, the router's

@@ -1,6 +1,6 @@
 // act::Router management methods: add, remove, disable, enable, replace, respawn, with the
 // check orders of R55, the R-table, pending operations (R25–R29, R50) and the two semantics
-// profiles (ergo-semantics.md §8 opening, R26, R32, R36–R38).
+// profiles (§8 opening, R26, R32, R36–R38).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/node.hpp"
 #include "runtime/router.hpp"

@@ -1,5 +1,5 @@
 // Goal: who may call the management methods, what an error leaves behind, the check orders
-// and the whole R-table hold as ergo-semantics.md §8 rules R36–R38 and R55 state, under both
+// and the whole R-table hold as §8 rules R36–R38 and R55 state, under both
 // semantics profiles.
 // Method: a Rig (one LambdaRouter whose workers take 10 ms to stop, so pending windows stay
 // open) puts a route into each state; management calls run on the router's admin path

@@ -1,5 +1,5 @@
 // Goal: termination, inspection, counters, links and exits, forwarding retries, the admin path,
-// node shutdown, texts, tracing order and mailbox limits hold as ergo-semantics.md §8 rules
+// node shutdown, texts, tracing order and mailbox limits hold as §8 rules
 // R39–R54 state.
 // Method: LambdaRouters with recording workers on a Fixture; the trace, the counters, the
 // inspect map and the process table are checked after each scenario runs.

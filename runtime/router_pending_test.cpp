@@ -1,5 +1,5 @@
 // Goal: pending operations, the management methods and the pending-exit set hold as
-// ergo-semantics.md §8 rules R25–R35 and R50 state (R36–R38, R55 and the R-table are in
+// §8 rules R25–R35 and R50 state (R36–R38, R55 and the R-table are in
 // router_manage_test.cpp).
 // Method: a Rig (one LambdaRouter whose workers take 10 ms to stop, so pending windows stay
 // open) puts a route into each state; management calls run on the router's admin path

@@ -1,4 +1,4 @@
-// Goal: the two semantics profiles differ exactly at the four points of ergo-semantics.md §8's
+// Goal: the two semantics profiles differ exactly at the four points of §8's
 // opening (R26, R32/R38, R36/R37, R16), and each test shows both behaviours side by side.
 // Method: the same scenario runs on a node under `documented` and under `upstream`; workers
 // take 10 ms to stop so that pending windows stay open.

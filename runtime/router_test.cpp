@@ -1,5 +1,5 @@
 // Goal: the Router's API surface, initialisation, dispatch and discards hold as
-// ergo-semantics.md §8 rules R1–R11 (and R19) state; R12–R24 are in router_forward_test.cpp.
+// §8 rules R1–R11 (and R19) state; R12–R24 are in router_forward_test.cpp.
 // Method: a LambdaRouter with recording workers on a test Fixture; each test drives sends
 // and calls through the node, runs the world and checks what workers saw, the router's
 // counters and table, and the trace. Test names carry the rule numbers.

@@ -1,5 +1,5 @@
 // Goal: the runtime core keeps its global guarantees under any schedule (DESIGN.md
-// invariants determinism, pair_fifo, call_outcome, message_conservation; ergo-semantics.md
+// invariants determinism, pair_fifo, call_outcome, message_conservation; runtime/SEMANTICS.md
 // §1.4, §2.4, §3): the same seed gives the same trace hash; messages of one sender to one
 // receiver are taken in the order sent (per queue, since queues drain by priority, §1.4);
 // every call ends exactly once; no message is taken twice and every message ends.

@@ -1,5 +1,5 @@
 // Goal: sends are synchronous enqueues with Ergo's errors, queues drain in Ergo's order, and
-// messages of one sender to one receiver are taken in order (ergo-semantics.md §1.4, §2.1).
+// messages of one sender to one receiver are taken in order (§1.4, §2.1).
 // Method: small actors that record what they take; the trace is checked where order matters.
 #include <gtest/gtest.h>
 

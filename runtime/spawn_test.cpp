@@ -1,4 +1,4 @@
-// Goal: spawn and kill follow Ergo (ergo-semantics.md §2.8, §3.3, §3.5): Init runs
+// Goal: spawn and kill follow Ergo (§2.8, §3.3, §3.5): Init runs
 // synchronously, name reservation and release, Init failures and their LinkChild children,
 // LinkParent/LinkChild, and Kill by state (Sleep: at once; Running: Zombee, then kill).
 // Method: probe actors and lambda actors; the trace checks drops and kill states.

@@ -1,6 +1,6 @@
 // act::Supervisor: init and validation, dispatch, exit handling, the action loop that spawns
 // and stops children, the management API, handle-child notices and mailbox hand-over
-// (ergo-semantics.md §6.1, §6.2, §6.4, §6.8).
+// (§6.1, §6.2, §6.4, §6.8).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/supervisor.hpp"
 

@@ -1,6 +1,6 @@
 // act::Supervisor: Ergo's supervisor with its four types (one-for-one, all-for-one,
 // rest-for-one, simple-one-for-one), restart strategies, intensity in virtual time and the
-// management API (ergo-semantics.md §6), plus routesim's preserve_mailbox extension.
+// management API (§6), plus routesim's preserve_mailbox extension.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

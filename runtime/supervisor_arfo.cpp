@@ -1,6 +1,6 @@
 // The all-for-one / rest-for-one exit decision and restart cycle: stop the affected siblings
 // in reverse spec order (one at a time with keep_order), then start the range in spec order
-// (ergo-semantics.md §6.3, §6.6).
+// (§6.3, §6.6).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/detail/supervisor_strategy.hpp"
 #include "sim/assert.hpp"

@@ -1,4 +1,4 @@
-// Goal: all-for-one and rest-for-one follow ergo-semantics.md §6.3, §6.4 and §6.6: the
+// Goal: all-for-one and rest-for-one follow §6.3, §6.4 and §6.6: the
 // stopping phase (reverse order, the dead child's reason, keep_order one at a time), the
 // starting phase (spec order, including children that stopped normally earlier, t011),
 // intensity counted once per triggering exit, management blocked while cycling.

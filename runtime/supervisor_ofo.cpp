@@ -1,6 +1,6 @@
 // The named-children machine shared by one-for-one, all-for-one and rest-for-one (spec list,
 // starts, management calls, shutdown) and the one-for-one exit decision
-// (ergo-semantics.md §6.3, §6.5, §6.8).
+// (§6.3, §6.5, §6.8).
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/detail/supervisor_strategy.hpp"
 #include "sim/assert.hpp"

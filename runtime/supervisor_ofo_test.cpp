@@ -1,6 +1,6 @@
 // Goal: the supervisor's common machinery (validation, exits, graceful shutdown, callbacks,
 // handle-child notices, the management API) and the one-for-one type behave as
-// ergo-semantics.md §6.1–6.5 and §6.8 say, including the t009–t011 shutdown pattern.
+// §6.1–6.5 and §6.8 say, including the t009–t011 shutdown pattern.
 // Method: TestSupervisor trees on a Fixture; children are crashed by sending them an Error
 // (they stop with it) or by node-level exits and kills; outcomes are read from children(),
 // the recorded notices and terminate reason, and the trace.

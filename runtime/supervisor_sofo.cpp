@@ -1,5 +1,5 @@
 // The simple-one-for-one machine: specs are templates, every start_child spawns a new
-// unregistered instance, restarts use the spec's stored args (ergo-semantics.md §6.7, §6.8).
+// unregistered instance, restarts use the spec's stored args (§6.7, §6.8).
 // Part of runtime/: uses sim/ and the standard library only.
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-// Goal: simple-one-for-one follows ergo-semantics.md §6.4, §6.7 and §6.8: specs are
+// Goal: simple-one-for-one follows §6.4, §6.7 and §6.8: specs are
 // templates, each start_child spawns a new unregistered instance, restarts use the spec's
 // args, no auto-shutdown, disable/enable semantics, shutdown behaviour (including the
 // wait-set quirk that is deliberately not copied), and preserve_mailbox on restarts.

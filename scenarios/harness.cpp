@@ -173,7 +173,7 @@ void Harness::arm_crash(const runtime::PID& pid) {
 }
 
 bool Harness::take_panics(const runtime::PID& pid) {
-    // scenario-format.md timeline `crash`: "panics on its next message"; faults.crash: "the
+    // scenarios/FORMAT.md timeline `crash`: "panics on its next message"; faults.crash: "the
     // chance per message taken". The Node asks at messages and calls only, as a worker counts
     // them (exit signals are the runtime's bookkeeping).
     if (take_armed_crash(pid)) {
@@ -263,7 +263,7 @@ bool Harness::draw_spawn_failure(const Node& spec, const FaultClasses& classes) 
 
 std::optional<std::string> Harness::injected_init_failure(const Node& spec) {
     RS_ASSERT(spec.kind != NodeKind::Actor);
-    // scenario-format.md: fail_spawns fails the next k spawns from any node's spec, and
+    // scenarios/FORMAT.md: fail_spawns fails the next k spawns from any node's spec, and
     // spawn_fail hits the classes its targets list (routers, pools, supervisors included).
     NodeStats& stats = this->stats(spec);
     if (stats.fail_next > 0) {

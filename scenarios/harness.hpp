@@ -216,7 +216,7 @@ public:
     /// Counts one more Init of `spec` and returns the count so far (1 for the first). Counted
     /// per spec node, not per path: a worker spec given in an add_route / replace_route action
     /// or admin message shares its path with the spec it replaces but counts its own Inits
-    /// from zero (scenario-format.md, `init.fail_first`).
+    /// from zero (scenarios/FORMAT.md, `init.fail_first`).
     std::uint64_t count_init(const Node& spec) { return ++entry_of(spec).inits; }
     const std::map<std::string, NodeStats>& all_stats() const { return stats_; }
     ClientRecord& client(const std::string& name) { return clients_[name]; }

@@ -47,7 +47,7 @@ bool parse_sections(detail::LoadContext& context, const Fields& fields, Scenario
 
 // -- router.admin messages ------------------------------------------------------------------
 // A workload or timeline send or call whose type is "router.admin" is a management operation
-// for a router's admin path (scenario-format.md): {"type": "router.admin", "op": <management
+// for a router's admin path (scenarios/FORMAT.md): {"type": "router.admin", "op": <management
 // verb>, "name": <route>, "worker": <node>}; add_route and replace_route need the worker.
 
 constexpr std::string_view admin_type = "router.admin";

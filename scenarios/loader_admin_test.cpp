@@ -1,4 +1,4 @@
-// Goal: a `worker` inside a `router.admin` message (scenario-format.md, a router's admin path)
+// Goal: a `worker` inside a `router.admin` message (scenarios/FORMAT.md, a router's admin path)
 // works like the worker of a timeline add_route / replace_route: the loader parses and
 // validates it with JSON pointers, and the router that performs the message adds or replaces
 // the route with that worker.

@@ -56,7 +56,7 @@ static_assert(static_cast<std::size_t>(RouteState::Absent) + 1 == route_state_na
 // Replay is not a scenario scheduler: `run.schedule` is replayed under any policy.
 static_assert(static_cast<std::size_t>(sim::Policy::Pct) + 1 == policy_names.size());
 
-// ergo-semantics.md §7.1 (gen), §7.2 (act) and §7.4 (Router errors absent from 3.1.0).
+// §7.1 (gen), §7.2 (act) and §7.4 (Router errors absent from 3.1.0).
 constexpr std::array<std::string_view, 51> error_names = {
     "gen.ErrNameUnknown",
     "gen.ErrParentUnknown",

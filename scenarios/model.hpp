@@ -1,4 +1,4 @@
-// The typed scenario model (scenario-format.md): run options, workload, timeline, faults and
+// The typed scenario model (scenarios/FORMAT.md): run options, workload, timeline, faults and
 // expectations around the topology of topology.hpp, plus the JSON spelling of every enum.
 // Plain data; must not depend on runtime/ or on the CLI.
 #pragma once
@@ -106,7 +106,7 @@ struct RunOptions {
     Semantics semantics = Semantics::Documented;
 };
 
-/// True when `value` is a workload generator {"uniform": [lo, hi]} (scenario-format.md
+/// True when `value` is a workload generator {"uniform": [lo, hi]} (scenarios/FORMAT.md
 /// Values; the loader checks that a payload object holding "uniform" is exactly that).
 inline bool is_uniform_generator(const Json& value) {
     return value.is_object() && value.size() == 1 && value.contains("uniform");
@@ -120,7 +120,7 @@ inline bool is_router_admin_message(const Json& message) {
 }
 
 /// Walks the payload values of a workload message where the generators "$i" and
-/// {"uniform": [lo, hi]} apply (scenario-format.md Values): every value below the fields
+/// {"uniform": [lo, hi]} apply (scenarios/FORMAT.md Values): every value below the fields
 /// other than "type", at any depth, depth first in document order (members by key, elements
 /// by index), the order of the workload PRNG draws. `visit(value)` returns true to go into
 /// the value's members or elements. A router.admin message carries no payload. Iterative
@@ -270,7 +270,7 @@ struct Faults {
 };
 
 /// The `worker` of a `router.admin` message in a workload or timeline send or call
-/// (scenario-format.md, a router's admin path): `{"type": "router.admin", "op": "add_route",
+/// (scenarios/FORMAT.md, a router's admin path): `{"type": "router.admin", "op": "add_route",
 /// "name": A, "worker": node}`. The loader parses and validates it like a timeline worker; the
 /// router that performs the message finds it by route name and worker JSON.
 struct MessageWorker {
@@ -347,7 +347,7 @@ template <class E> std::optional<E> parse_spelling(std::string_view text) {
     return std::nullopt;
 }
 
-/// The Ergo error names an expected outcome may use (ergo-semantics.md §7 and §7.4), in
+/// The Ergo error names an expected outcome may use (§7 and §7.4), in
 /// table order, without "ok".
 std::span<const std::string_view> ergo_error_names();
 

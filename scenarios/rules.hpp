@@ -1,4 +1,4 @@
-// Routing rules of scenario routers (scenario-format.md "Routing rules"): discard, by_type,
+// Routing rules of scenario routers (scenarios/FORMAT.md "Routing rules"): discard, by_type,
 // hash (route list or prefix + count), field and route, each with a default.
 // Part of scenarios/: uses runtime/ and nlohmann_json.
 #pragma once

@@ -1,4 +1,4 @@
-// Goal: a compiled routing rule picks the route scenario-format.md "Routing rules" defines for
+// Goal: a compiled routing rule picks the route scenarios/FORMAT.md "Routing rules" defines for
 // every rule kind, with names interned once: hash over a route list and over prefix/count
 // (inside and beyond the cached range), by_type, field and route, each falling back to its
 // default, and "discard" as RouteDiscard (the empty Atom, R3).

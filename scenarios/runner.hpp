@@ -127,7 +127,7 @@ struct RunSettings {
 };
 
 /// A random fault that fired, written so that a timeline action can pin it: `verb` at `at`,
-/// after `step` process steps of that instant (scenario-format.md, timeline `step`).
+/// after `step` process steps of that instant (scenarios/FORMAT.md, timeline `step`).
 struct FiredFault {
     sim::Instant at;
     /// Process steps taken at `at` before the fault fired (or before the step it hit).

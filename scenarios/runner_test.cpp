@@ -1,4 +1,4 @@
-// Goal: timeline actions and faults do what scenario-format.md says for every value it lists:
+// Goal: timeline actions and faults do what scenarios/FORMAT.md says for every value it lists:
 // a send's or call's `expect` is compared with that send's or call's outcome, a client stopped
 // by the timeline gets errors instead of crashing the run, `fail_spawns` accepts any name of a
 // topology node and any node kind, and `spawn_fail` hits the classes its `targets` list.
@@ -255,11 +255,11 @@ TEST(RunnerSettings, UntilIdleOverridesTheFilesStopTime) {
               sim::Instant::zero() + sim::Duration::microseconds(500));
 }
 
-// -- crash on every node kind (scenario-format.md timeline `crash`: "the process panics on
+// -- crash on every node kind (scenarios/FORMAT.md timeline `crash`: "the process panics on
 // its next message"; `faults.crash` hits the classes its `targets` list) ----------------------
 
 TEST(RunnerCrash, PoolPanicsOnItsNextMessageAndItsSupervisorRestartsIt) {
-    // ergo-semantics.md §5: the pool terminates with Panic; its workers follow through their
+    // §5: the pool terminates with Panic; its workers follow through their
     // LinkParent; the transient supervisor restarts the pool (Panic is abnormal, §6.1).
     const Scenario scenario = load(R"({"name": "crash-pool", "topology": {"kind": "supervisor",
         "name": "sup", "restart": {"strategy": "transient"}, "children": [
@@ -286,7 +286,7 @@ TEST(RunnerCrash, PoolPanicsOnItsNextMessageAndItsSupervisorRestartsIt) {
 }
 
 TEST(RunnerCrash, SupervisorPanicIsAGracefulShutdownThenItsParentRestartsIt) {
-    // ergo-semantics.md §6.2: a panic in a supervisor's loop stops its children first, then
+    // §6.2: a panic in a supervisor's loop stops its children first, then
     // the supervisor terminates with Panic; its own supervisor restarts it with its children.
     const Scenario scenario = load(R"({"name": "crash-supervisor", "topology": {
         "kind": "supervisor", "name": "root", "restart": {"strategy": "transient"},
@@ -425,7 +425,7 @@ TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
     EXPECT_TRUE(panics(sink).empty());
 }
 
-// -- workload generators at any depth (scenario-format.md Values: "a field value "$i" ...") --
+// -- workload generators at any depth (scenarios/FORMAT.md Values: "a field value "$i" ...") --
 
 TEST(RunnerWorkload, GeneratorsApplyToNestedPayloadValues) {
     // The router hashes on "key" and traces the hashed value as compact JSON (route_key), so
@@ -446,7 +446,7 @@ TEST(RunnerWorkload, GeneratorsApplyToNestedPayloadValues) {
     EXPECT_EQ(keys[1].text("key"), R"({"deep":{"u":7},"i":1,"list":[1,3]})");
 }
 
-// -- unresolved timeline calls (scenario-format.md timeline: `expect` is "the outcome the call
+// -- unresolved timeline calls (scenarios/FORMAT.md timeline: `expect` is "the outcome the call
 // must return; a mismatch fails the run") -----------------------------------------------------
 
 TEST(RunnerTimeline, CallStillWaitingAtUntilFailsItsExpect) {

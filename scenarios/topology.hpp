@@ -105,7 +105,7 @@ struct RouteSpec {
 struct SupervisorSpec {
     SupervisorType type = SupervisorType::OneForOne;
     RestartStrategy strategy = RestartStrategy::Transient;
-    /// As given; Ergo turns 0 into 5 at Init (ergo-semantics.md §6.1).
+    /// As given; Ergo turns 0 into 5 at Init (§6.1).
     std::uint64_t intensity = 5;
     /// As given; Ergo turns 0 into 5 s at Init.
     sim::Duration period = sim::Duration::seconds(5);
@@ -119,7 +119,7 @@ struct PoolSpec {
     std::uint64_t worker_mailbox_size = 0;
 };
 
-/// The number of workers Ergo's Pool spawns for a configured size (ergo-semantics.md §5).
+/// The number of workers Ergo's Pool spawns for a configured size (§5).
 constexpr std::uint64_t effective_pool_size(std::uint64_t size) {
     return size < 1 ? 3 : size;
 }

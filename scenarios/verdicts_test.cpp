@@ -3,7 +3,7 @@
 // Inits, an admin-path outcome is checked when it arrives, a dead router's summary shows its
 // last table, and a removed route can be expected "absent" with its restart history.
 // Method: small inline scenarios run with run_scenario; the checks and the summary data of the
-// result are compared with what scenario-format.md says.
+// result are compared with what scenarios/FORMAT.md says.
 #include <gtest/gtest.h>
 
 #include "scenarios/loader.hpp"

@@ -228,7 +228,7 @@ runtime::Status Client::start_call(const CallOrder& order) {
     ClientRecord& record = this->record();
     Harness& harness = harness_;
     const std::int64_t action = order.action;
-    // A timeline call's outcome, for its `expect` (scenario-format.md `timeline`).
+    // A timeline call's outcome, for its `expect` (scenarios/FORMAT.md `timeline`).
     const auto note_outcome = [&harness, action](const std::string& outcome) {
         if (action >= 0) {
             harness.note_outcome(harness.call_results, action, outcome,

@@ -1,4 +1,4 @@
-// The behaviour library of scenario files (scenario-format.md "Behaviours"): echo, sink,
+// The behaviour library of scenario files (scenarios/FORMAT.md "Behaviours"): echo, sink,
 // keyed_state and forward workers with their knobs, and the recorder clients.
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #pragma once

@@ -26,7 +26,7 @@ execute_process(COMMAND ${CLI} demo --scheduler bogus RESULT_VARIABLE rcbad OUTP
 if(NOT rcbad EQUAL 2)
     message(FATAL_ERROR "a bad --scheduler should exit 2, got ${rcbad}")
 endif()
-# `--until` takes a time or "idle" (scenario-format.md `until`), and overrides the file.
+# `--until` takes a time or "idle" (scenarios/FORMAT.md `until`), and overrides the file.
 set(example ${CMAKE_CURRENT_LIST_DIR}/../scenarios/examples/router-pool-per-shard.json)
 execute_process(COMMAND ${CLI} run ${example} --until 1ms OUTPUT_VARIABLE cut RESULT_VARIABLE rccut)
 if(NOT cut MATCHES "stopped \\(until\\) at 1ms")

@@ -120,7 +120,7 @@ int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) 
         settings_.semantics = scenarios::parse_spelling<scenarios::Semantics>(args.semantics);
     }
     if (args.until == "idle") {
-        settings_.until_idle = true; // scenario-format.md: `until` is a time or "idle"
+        settings_.until_idle = true; // scenarios/FORMAT.md: `until` is a time or "idle"
     } else if (!args.until.empty()) {
         auto until = sim::parse_duration(args.until);
         if (!until) {

@@ -1,6 +1,6 @@
 // The supervisor's type-specific decision machines (Ergo's supBehavior): pure state machines
 // that turn starts, exits and management calls into actions the Supervisor carries out
-// (ergo-semantics.md §6.3–6.8). Private to supervisor*.cpp.
+// (§6.3–6.8). Private to supervisor*.cpp.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

@@ -45,7 +45,7 @@ std::vector<std::string_view> known_fields(Verb verb) {
     std::vector<std::string_view> known = {"at", spelling(verb)};
     if (verb != Verb::Check) {
         known.push_back("expect");
-        known.push_back("step"); // a pinned fault (scenario-format.md, `routesim fuzz`)
+        known.push_back("step"); // a pinned fault (scenarios/FORMAT.md, `routesim fuzz`)
     }
     if (is_management_verb(verb)) {
         known.push_back("via");

@@ -248,7 +248,7 @@ private:
         return true;
     }
 
-    /// ergo-semantics.md R5: a router spawns its workers anonymously, so a name on one would
+    /// R5: a router spawns its workers anonymously, so a name on one would
     /// never be registered and a send or forward to it would find nothing.
     bool fail_route_worker_name(const Located& name, const std::string& address) {
         return context_.errors.fail(

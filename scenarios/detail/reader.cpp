@@ -308,7 +308,7 @@ bool read_outcome(Errors& errors, const Located& at, bool allow_ok, std::string&
     }
     std::string message = "unknown error name " + quote(text) + " (expected " +
                           (allow_ok ? std::string("\"ok\" or ") : std::string()) +
-                          "an Ergo error name of ergo-semantics.md section 7";
+                          "an Ergo error name of runtime/SEMANTICS.md §7";
     if (const auto near = closest(text, ergo_error_names())) {
         message += "; did you mean \"" + std::string(*near) + "\"?";
     }

@@ -77,7 +77,7 @@ std::uint64_t RunState::route_restarts(const std::string& router, std::string_vi
 }
 
 std::uint64_t RunState::route_restarts(const Node& router, std::string_view name) const {
-    // scenario-format.md `expect.routes`: restarts over the whole run, every incarnation of
+    // scenarios/FORMAT.md `expect.routes`: restarts over the whole run, every incarnation of
     // the router, also after the route was removed or the router died.
     const auto stats = harness_.all_stats().find(router.path);
     if (stats == harness_.all_stats().end()) {
@@ -150,7 +150,7 @@ void RunState::evaluate(const Expect& expect) {
                 info = router->route(runtime::Atom(name));
             }
             if (want.state.has_value()) {
-                // scenario-format.md: absent = not in the table, or its router is gone.
+                // scenarios/FORMAT.md: absent = not in the table, or its router is gone.
                 const std::string expected(spelling(*want.state));
                 const std::string actual = info ? route_state_name(*info) : std::string("absent");
                 add_check(where + ".state", expected,

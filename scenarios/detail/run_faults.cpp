@@ -19,7 +19,7 @@ namespace trace = runtime::trace;
 
 namespace {
 
-/// The longest gap between two timed faults: 2 x every (scenario-format.md `faults`), held
+/// The longest gap between two timed faults: 2 x every (scenarios/FORMAT.md `faults`), held
 /// at the largest duration so that an `every` above half of it cannot overflow.
 std::int64_t fault_gap_ns_max(sim::Duration every) {
     const std::int64_t every_ns = every.count_ns();

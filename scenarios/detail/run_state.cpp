@@ -128,7 +128,7 @@ void RunState::build() {
 // -- workload ---------------------------------------------------------------------------------
 
 Json RunState::instantiate(const Json& message, std::uint64_t index) {
-    // scenario-format.md Values: a field value "$i" or {"uniform": [lo, hi]}, at any depth.
+    // scenarios/FORMAT.md Values: a field value "$i" or {"uniform": [lo, hi]}, at any depth.
     Json out = message;
     walk_payload(out, [&](Json& value) {
         if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
@@ -169,8 +169,8 @@ std::string RunState::send_from(const std::string& from, const std::string& to,
     };
     runtime::Process* client = node_.find(runtime::Atom(from));
     if (client == nullptr) {
-        // A client that a timeline kill or exit stopped: ergo-semantics.md §2.1, a sender that
-        // is not alive gets ErrNotAllowed (scenario-format.md: an outcome, not a crash).
+        // A client that a timeline kill or exit stopped: §2.1, a sender that
+        // is not alive gets ErrNotAllowed (scenarios/FORMAT.md: an outcome, not a crash).
         return fail(runtime::Err::NotAllowed);
     }
     const auto target = harness_.resolve(to);
@@ -203,7 +203,7 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
         client.from_pid = process != nullptr ? process->pid() : runtime::PID{};
     }
     if (process == nullptr) {
-        // The client was stopped by a timeline kill or exit (ergo-semantics.md §2.1: a sender
+        // The client was stopped by a timeline kill or exit (§2.1: a sender
         // that is not alive gets ErrNotAllowed).
         client.record->errors[std::string(runtime::ergo_name(runtime::Err::NotAllowed))]++;
         return;
@@ -245,7 +245,7 @@ void RunState::call_from(const std::string& from, const std::string& to, runtime
     if (sent) {
         return;
     }
-    // Only a client stopped by a timeline kill or exit refuses the order: ergo-semantics.md
+    // Only a client stopped by a timeline kill or exit refuses the order: runtime/SEMANTICS.md
     // §2.4 step 1, a caller that is not running gets ErrNotAllowed.
     RS_ASSERT(sent.error() == runtime::Err::ProcessUnknown ||
               sent.error() == runtime::Err::ProcessTerminated);
@@ -316,7 +316,7 @@ void RunState::check_outcome(const Action& action, const std::string& actual) {
 }
 
 void RunState::report_unresolved_calls() {
-    // scenario-format.md `timeline`: `expect` is "the outcome the call must return; a mismatch
+    // scenarios/FORMAT.md `timeline`: `expect` is "the outcome the call must return; a mismatch
     // fails the run". A call still waiting when the run stops (or whose order died with its
     // client) returned nothing, which is not the outcome expected.
     for (const std::uint32_t index : calls_made_) {
@@ -403,7 +403,7 @@ void RunState::perform(std::uint32_t index) {
         harness_.stats_by_path(action.node).fail_next += action.count;
         break;
     case Verb::Send:
-        // scenario-format.md `timeline`: `expect` is the outcome the send returns.
+        // scenarios/FORMAT.md `timeline`: `expect` is the outcome the send returns.
         outcome = send_from(action.from, action.to, json_message(action.message), action.priority);
         break;
     case Verb::Call:

@@ -437,7 +437,7 @@ bool check_section_targets(TargetChecker& checker, Scenario& scenario) {
         if (!checker.action(action)) {
             ok = false;
         } else if (action.verb == Verb::FailSpawns) {
-            // scenario-format.md `timeline`: fail_spawns names a node of the topology, which a
+            // scenarios/FORMAT.md `timeline`: fail_spawns names a node of the topology, which a
             // registered name does as well as a path; the runner counts spawns by node path.
             action.node = checker.node_path(action.node);
         }
