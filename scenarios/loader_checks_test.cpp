@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "scenarios/loader.hpp"
+#include "scenarios/testing.hpp"
 #include "scenarios/runner.hpp"
 
 namespace routesim::scenarios {
@@ -268,14 +269,8 @@ TEST(RuleWarnings, MaxEventsThatFitsOnlyFailedSendsWarns) {
     EXPECT_EQ(warnings_of(budget(R"("max_events": 1201)", sends)), std::vector<std::string>{});
 }
 
-const std::filesystem::path source_dir = ROUTESIM_SOURCE_DIR;
-
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing::read_text;
+using testing::source_dir;
 
 TEST(AllErrors, EveryBadFixtureListsItsValidateLinesAndStartsWithItsExpectedLine) {
     std::size_t several = 0;

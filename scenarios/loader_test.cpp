@@ -5,6 +5,7 @@
 // scenarios/bad/<name>.json compared with its <name>.expected; truncated and mutated variants
 // of a good file (a full sweep plus a rapidcheck property) must load or fail, never throw.
 #include "scenarios/loader.hpp"
+#include "scenarios/testing.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -19,14 +20,8 @@ namespace {
 
 using sim::Duration;
 
-const std::filesystem::path source_dir = ROUTESIM_SOURCE_DIR;
-
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing::read_text;
+using testing::source_dir;
 
 Scenario load_testdata(const std::string& name) {
     const std::string path = (source_dir / "scenarios/testdata" / name).string();

@@ -8,26 +8,14 @@
 
 #include "scenarios/loader.hpp"
 #include "scenarios/runner.hpp"
+#include "scenarios/testing.hpp"
 #include "sim/trace.hpp"
 
 namespace routesim::scenarios {
 namespace {
 
-Scenario load(const std::string& text) {
-    auto loaded = load_scenario_text(text, "inline.json");
-    EXPECT_TRUE(loaded.has_value()) << (loaded ? "" : loaded.error().to_string());
-    return loaded ? std::move(loaded).value() : Scenario{};
-}
-
-/// The check whose pointer is `pointer`, or nullptr.
-const Check* check_at(const RunResult& result, std::string_view pointer) {
-    for (const Check& check : result.checks) {
-        if (check.pointer == pointer) {
-            return &check;
-        }
-    }
-    return nullptr;
-}
+using testing::check_at;
+using testing::load;
 
 /// The events of kind `kind` in a run's trace, in order.
 std::vector<sim::TraceRecord> events(const sim::MemorySink& sink, std::string_view kind) {

@@ -6,26 +6,13 @@
 // result are compared with what scenarios/FORMAT.md says.
 #include <gtest/gtest.h>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/testing.hpp"
 
 namespace routesim::scenarios {
 namespace {
 
-Scenario load(const std::string& text) {
-    auto loaded = load_scenario_text(text, "inline.json");
-    EXPECT_TRUE(loaded.has_value()) << (loaded ? "" : loaded.error().to_string());
-    return loaded ? std::move(loaded).value() : Scenario{};
-}
-
-const Check* check_at(const RunResult& result, std::string_view pointer) {
-    for (const Check& check : result.checks) {
-        if (check.pointer == pointer) {
-            return &check;
-        }
-    }
-    return nullptr;
-}
+using testing::check_at;
+using testing::load;
 
 const RouteRow* row_of(const RouterSummary& router, std::string_view route) {
     for (const RouteRow& row : router.routes) {
