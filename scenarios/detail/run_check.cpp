@@ -287,7 +287,9 @@ void RunState::add_absent_rows(const Node& router, RouterSummary& summary) const
         if (spec_of_target(target) != &router) {
             continue;
         }
-        for (const auto& [name, want] : routes) {
+        for (const auto& entry : routes) {
+            // Not a structured binding: clang 14 cannot capture one in the lambda.
+            const std::string& name = entry.first;
             const bool listed = std::any_of(summary.routes.begin(), summary.routes.end(),
                                             [&](const RouteRow& row) { return row.name == name; });
             if (!listed) {
