@@ -9,7 +9,8 @@
 #   CAF_SOURCE   the CAF peer's source (default $BENCH_DIR/caf_router_bench.cpp); built with
 #                -lcaf_core when libcaf-dev is installed, skipped otherwise
 #   FUZZ_BENCH   the in-process fuzz bench (default build/tools/routesim_fuzz_bench)
-#   CPU          pin every command to this CPU with taskset (default 1; empty: no pinning)
+#   CPU          pin every command but `fuzz --jobs 2` to this CPU with taskset (default 1;
+#                empty: no pinning)
 # Prints one line per round and command, then min/median/max of each figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,11 +48,16 @@ else
     echo "bench_cli.sh: CAF peer skipped (needs $caf_source and libcaf-dev)" >&2
 fi
 
-# seconds (with nanoseconds) and peak RSS in KiB of one command: "<seconds> <kib>"
+# microseconds and peak RSS in KiB of one command, pinned: "<micros> <kib>"
 timed() {
+    timed_on "${pin[@]}" "$@"
+}
+
+# the same with the CPUs given (nothing: every CPU, for --jobs 2)
+timed_on() {
     local start end
     start=$(date +%s%N)
-    /usr/bin/time -f %M -o "$work/rss" "${pin[@]}" "$@" >"$work/out" 2>"$work/err" || {
+    /usr/bin/time -f %M -o "$work/rss" "$@" >"$work/out" 2>"$work/err" || {
         echo "bench_cli.sh: failed: $*" >&2
         cat "$work/err" >&2
         exit 1
@@ -79,7 +85,7 @@ for round in $(seq 1 "$rounds"); do
     fi
     read -r micros _ < <(timed "$routesim" fuzz "$fuzz_small" --runs $fuzz_runs --jobs 1 --out "$work/fuzz1")
     fuzz1+=("$(rate $fuzz_runs "$micros")")
-    read -r micros _ < <(timed "$routesim" fuzz "$fuzz_small" --runs $fuzz_runs --jobs 2 --out "$work/fuzz2")
+    read -r micros _ < <(timed_on "$routesim" fuzz "$fuzz_small" --runs $fuzz_runs --jobs 2 --out "$work/fuzz2")
     fuzz2+=("$(rate $fuzz_runs "$micros")")
     fuzz_scaling+=("$(( fuzz2[-1] * 100 / fuzz1[-1] ))")
     line+="; fuzz --jobs 1 ${fuzz1[-1]} runs/s, --jobs 2 ${fuzz2[-1]} runs/s"
