@@ -68,6 +68,16 @@ EventKind event_kind_of(const sim::TraceKey& kind) {
         return if_named(kind, trace::sup_restart, EventKind::SupRestart);
     case trace::sup_intensity_exceeded.hash:
         return if_named(kind, trace::sup_intensity_exceeded, EventKind::SupIntensityExceeded);
+    case trace::sup_child_exit.hash:
+        return if_named(kind, trace::sup_child_exit, EventKind::SupChildExit);
+    case trace::sup_shutdown.hash:
+        return if_named(kind, trace::sup_shutdown, EventKind::SupShutdown);
+    case trace::pool_workers.hash:
+        return if_named(kind, trace::pool_workers, EventKind::PoolWorkers);
+    case trace::register_name.hash:
+        return if_named(kind, trace::register_name, EventKind::Register);
+    case trace::unregister_name.hash:
+        return if_named(kind, trace::unregister_name, EventKind::Unregister);
     default:
         return EventKind::Other;
     }
