@@ -45,6 +45,7 @@ bool MessageTracker::watches(const sim::TraceKey& kind) const {
 
 bool MessageTracker::watches(EventKind kind) const {
     constexpr EventKinds every_check{EventKind::Send, EventKind::Forward, EventKind::Take};
+    // Exit: the lost-message check reads exits (from the view, which every set feeds them).
     constexpr EventKinds conservation{EventKind::Drop, EventKind::Exit, EventKind::Route,
                                       EventKind::PoolForward, EventKind::Preserve};
     constexpr EventKinds pair_fifo{EventKind::Drop, EventKind::Preserve};
@@ -57,8 +58,6 @@ bool MessageTracker::watches(EventKind kind) const {
 void MessageTracker::reset() {
     records_.clear();
     findings_.clear();
-    exited_.clear();
-    ledger_ = Ledger{};
     pairs_.clear();
     std::fill(slots_.begin(), slots_.end(), Slot{}); // the table keeps its size
     caller_of_.clear();
@@ -75,7 +74,8 @@ MessageTracker::Record& MessageTracker::grow_to(std::uint64_t id) {
     return records_[id];
 }
 
-void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event) {
+void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event,
+                              const TopologyView& view) {
     if (runs(MessageCheck::Sender)) {
         if (kind == EventKind::Call) {
             caller_of_[field_uint(event, trace::ref)] = field_uint(event, trace::caller);
@@ -86,128 +86,68 @@ void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event) {
             return;
         }
     }
-    if (!runs(MessageCheck::Conservation)) {
-        return;
-    }
-    if (kind == EventKind::Route) {
-        const std::uint64_t id = field_uint(event, layout::route::id, no_message);
-        const std::string_view resolution = field_text(event, layout::route::resolution);
-        if (id != no_message && resolution == "discard") {
-            end_taken(event, id, ledger_.discarded);
-        } else if (id != no_message && resolution == "failed") {
-            end_taken(event, id, ledger_.route_failed);
-        }
-    } else if (kind == EventKind::Exit) {
-        const std::uint64_t pid = field_uint(event, trace::pid);
-        exited_.insert(std::upper_bound(exited_.begin(), exited_.end(), pid), pid);
-    } else if (kind == EventKind::PoolForward) {
-        const std::uint64_t id = field_uint(event, trace::id, no_message);
-        if (id != no_message && field_text(event, trace::outcome) == "unhandled") {
-            end_taken(event, id, ledger_.unhandled);
-        }
+    if (runs(MessageCheck::Conservation) && view.last_ledger_fault() == LedgerFault::EndNotTaken) {
+        // a route (discard, failed) or pool_forward (unhandled) ended a message not taken
+        const std::uint64_t id = kind == EventKind::Route
+                                     ? field_uint(event, layout::route::id, no_message)
+                                     : field_uint(event, trace::id, no_message);
+        conservation_violation(event, id, LedgerFault::EndNotTaken);
     }
 }
 
 // -- message_conservation -----------------------------------------------------------------
 
 void MessageTracker::conservation_violation(const sim::TraceEvent& event, std::uint64_t id,
-                                            const char* what) {
+                                            LedgerFault fault) {
+    RS_ASSERT(fault != LedgerFault::None);
+    const char* what = "";
+    switch (fault) {
+    case LedgerFault::SentTwice:
+        what = "was sent twice (its id was reused)";
+        break;
+    case LedgerFault::ForwardNotHeld:
+        what = "was forwarded by a process that does not hold it (duplicated)";
+        break;
+    case LedgerFault::TakeNotQueued:
+        what = "was taken although it is not queued there (taken twice?)";
+        break;
+    case LedgerFault::DropNotQueued:
+        what = "was dropped although it is not queued there";
+        break;
+    case LedgerFault::PreserveNotQueued:
+        what = "was preserved although it is not queued there";
+        break;
+    case LedgerFault::EndNotTaken:
+    case LedgerFault::None:
+        what = "was ended by routing but is not held by a behaviour";
+        break;
+    }
     add(MessageCheck::Conservation, event, "message " + std::to_string(id) + " " + what,
         {witness_of(event)});
 }
 
-void MessageTracker::end_taken(const sim::TraceEvent& event, std::uint64_t id,
-                               std::uint64_t& category) {
-    Record& item = record(id);
-    if (item.where != Where::Taken) {
-        conservation_violation(event, id, "was ended by routing but is not held by a behaviour");
-        return;
-    }
-    item.where = Where::Ended;
-    category++;
-}
-
-[[gnu::always_inline]] inline void MessageTracker::conserve(const HopEvent& hop,
-                                                            const sim::TraceEvent& event,
-                                                            Record& item) {
-    switch (hop.hop) {
-    case Hop::Send:
-        if (item.where != Where::Unknown) {
-            conservation_violation(event, hop.id, "was sent twice (its id was reused)");
-            return;
+void MessageTracker::finish_conservation(const TopologyView& view, sim::Instant end,
+                                         std::vector<Finding>& out) {
+    const std::vector<MessageRecord>& messages = view.messages();
+    for (std::uint64_t id = 0; id < messages.size(); id++) {
+        const MessageRecord& item = messages[id];
+        if (item.where != MessageWhere::Queued && item.where != MessageWhere::Kept) {
+            continue;
         }
-        item.where = Where::Queued;
-        item.holder = hop.to;
-        item.last_seq = event.seq;
-        ledger_.sent++;
-        return;
-    case Hop::Forward:
-        // A behaviour forwards what it took; a supervisor hands over what it kept.
-        if ((item.where != Where::Taken && item.where != Where::Kept) || item.holder != hop.by) {
-            conservation_violation(event, hop.id,
-                                   "was forwarded by a process that does not hold it (duplicated)");
-            return;
-        }
-        item.where = Where::Queued;
-        item.holder = hop.to;
-        item.last_seq = event.seq;
-        return;
-    case Hop::Take:
-        if (item.where != Where::Queued || item.holder != hop.by) {
-            conservation_violation(event, hop.id,
-                                   "was taken although it is not queued there (taken twice?)");
-            return;
-        }
-        item.where = Where::Taken;
-        item.last_seq = event.seq;
-        return;
-    case Hop::Drop:
-        // A kept message is dropped under the pid of the dead child or of the incarnation
-        // the hand-over failed to reach.
-        if (item.where != Where::Kept && (item.where != Where::Queued || item.holder != hop.by)) {
-            conservation_violation(event, hop.id, "was dropped although it is not queued there");
-            return;
-        }
-        item.where = Where::Ended;
-        ledger_.dropped++;
-        ledger_.dropped_by_reason[std::string(field_text(event, layout::drop::reason))]++;
-        return;
-    case Hop::Preserve:
-        // preserve_mailbox: the dead child's queued message is kept by its supervisor (the
-        // event's parent), which forwards it to the next incarnation or drops it.
-        if (item.where != Where::Queued || item.holder != hop.by) {
-            conservation_violation(event, hop.id, "was preserved although it is not queued there");
-            return;
-        }
-        item.where = Where::Kept;
-        item.holder = field_uint(event, trace::parent);
-        item.last_seq = event.seq;
-        return;
-    }
-}
-
-void MessageTracker::finish_conservation(sim::Instant end, std::vector<Finding>& out) {
-    ledger_.handled = 0;
-    ledger_.queued = 0;
-    for (std::uint64_t id = 0; id < records_.size(); id++) {
-        const Record& item = records_[id];
-        if (item.where == Where::Taken) {
-            ledger_.handled++;
-        } else if (item.where == Where::Queued || item.where == Where::Kept) {
-            ledger_.queued++;
-            if (std::binary_search(exited_.begin(), exited_.end(), item.holder)) {
-                out.push_back(Finding{
-                    MessageCheck::Conservation, end,
-                    "message " + std::to_string(id) + " was lost: its holder <" +
-                        std::to_string(item.holder) + "> ended without dropping or handling it",
-                    {Witness{item.last_seq, end,
-                             "last seen queued at pid " + std::to_string(item.holder)}}});
-            }
+        const ProcessView* holder = view.process(item.holder);
+        if (holder != nullptr && holder->exited && !holder->init_failed) {
+            out.push_back(Finding{
+                MessageCheck::Conservation, end,
+                "message " + std::to_string(id) + " was lost: its holder <" +
+                    std::to_string(item.holder) + "> ended without dropping or handling it",
+                {Witness{item.last_seq, end,
+                         "last seen queued at pid " + std::to_string(item.holder)}}});
         }
     }
-    if (!ledger_.balanced()) {
+    const Ledger ledger = view.ledger();
+    if (!ledger.balanced()) {
         out.push_back(Finding{MessageCheck::Conservation, end,
-                              "the ledger does not balance: " + ledger_.to_string(), {}});
+                              "the ledger does not balance: " + ledger.to_string(), {}});
     }
 }
 
@@ -363,13 +303,14 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 
 // Inlined, with the checks above, into apply: an event is one call into the tracker.
 [[gnu::always_inline]] inline void MessageTracker::on_hop(const HopEvent& hop,
-                                                          const sim::TraceEvent& event) {
+                                                          const sim::TraceEvent& event,
+                                                          const TopologyView& view) {
     if (hop.id == unlinked) {
         return; // not a message id any emitter hands out
     }
     Record& item = record(hop.id);
-    if (runs(MessageCheck::Conservation)) {
-        conserve(hop, event, item);
+    if (runs(MessageCheck::Conservation) && view.last_ledger_fault() != LedgerFault::None) {
+        conservation_violation(event, hop.id, view.last_ledger_fault());
     }
     if (runs(MessageCheck::PairFifo)) {
         fifo(hop, event, item);
@@ -382,14 +323,15 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 // Inlined into MessageMonitor::on_kind_event (below): an event is one call into the message
 // checks.
 [[gnu::always_inline]] inline void MessageTracker::apply(EventKind kind,
-                                                         const sim::TraceEvent& event) {
+                                                         const sim::TraceEvent& event,
+                                                         const TopologyView& view) {
     switch (kind) {
     case EventKind::Take:
         on_hop(HopEvent{.hop = Hop::Take,
                         .id = hop_field(event, layout::take::id),
                         .by = hop_field(event, layout::take::pid),
                         .from = hop_field(event, layout::take::from)},
-               event);
+               event, view);
         return;
     case EventKind::Send:
         on_hop(HopEvent{.hop = Hop::Send,
@@ -397,7 +339,7 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
                         .by = hop_field(event, layout::send::from),
                         .to = hop_field(event, layout::send::to),
                         .queue = hop_field(event, layout::send::queue)},
-               event);
+               event, view);
         return;
     case EventKind::Forward:
         on_hop(HopEvent{.hop = Hop::Forward,
@@ -406,28 +348,28 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
                         .to = hop_field(event, layout::forward::to),
                         .from = hop_field(event, layout::forward::from),
                         .queue = hop_field(event, layout::forward::queue)},
-               event);
+               event, view);
         return;
     case EventKind::Drop:
         on_hop(HopEvent{.hop = Hop::Drop,
                         .id = hop_field(event, layout::drop::id),
                         .by = hop_field(event, layout::drop::pid)},
-               event);
+               event, view);
         return;
     case EventKind::Preserve:
         on_hop(HopEvent{.hop = Hop::Preserve,
                         .id = hop_field(event, id_second),
                         .by = field_uint(event, trace::pid)},
-               event);
+               event, view);
         return;
     default:
-        on_other(kind, event);
+        on_other(kind, event, view);
         return;
     }
 }
 
-void MessageTracker::on_event(const sim::TraceEvent& event) {
-    apply(event_kind_of(event.kind), event);
+void MessageTracker::on_event(const sim::TraceEvent& event, const TopologyView& view) {
+    apply(event_kind_of(event.kind), event, view);
 }
 
 // -- the message monitors -----------------------------------------------------------------
@@ -467,7 +409,8 @@ void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event)
     if (!feeds_) {
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
-    tracker_->apply(kind, event);
+    feed_own_view(kind, event);
+    tracker_->apply(kind, event, view());
     if (!tracker_->findings().empty()) {
         hand_over_findings();
     }

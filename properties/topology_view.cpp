@@ -291,6 +291,13 @@ const PoolView* TopologyView::pool(std::uint64_t pid) const {
     return found == nullptr || found->pool == none ? nullptr : &pools_[found->pool];
 }
 
+std::size_t TopologyView::live_workers(const PoolView& pool) const {
+    const auto live = std::count_if(pool.workers.begin(), pool.workers.end(),
+                                    [this](std::uint64_t worker) { return is_alive(worker); });
+    RS_ASSERT(static_cast<std::size_t>(live) <= pool.workers.size());
+    return static_cast<std::size_t>(live);
+}
+
 std::vector<const PendingCall*> TopologyView::pending_calls() const {
     std::vector<const PendingCall*> open;
     open.reserve(calls_.size());
@@ -524,8 +531,11 @@ void TopologyView::on_spawn(EventKind kind, const sim::TraceEvent& event) {
 void TopologyView::on_exit(const sim::TraceEvent& event) {
     const std::uint64_t pid = field_uint(event, trace::pid);
     ProcessView* ended = process_mut(pid);
-    if (ended == nullptr) {
-        return; // a hand-made trace may not spawn it
+    if (ended == nullptr) { // a hand-made trace may not spawn it
+        roles_of(pid).process = static_cast<std::uint32_t>(processes_.size());
+        ended = &processes_.emplace_back();
+        ended->pid = pid;
+        ended->spawned = event.at;
     }
     RS_ASSERT(!ended->exited); // a process exits once
     ended->alive = false;
@@ -584,6 +594,13 @@ RouteView* find_route(RouterView& router, std::string_view name) {
 
 } // namespace
 
+void TopologyView::note_worker(std::uint64_t worker, std::string_view route) {
+    ProcessView* served = worker == 0 || route.empty() ? nullptr : process_mut(worker);
+    if (served != nullptr && served->route.empty()) {
+        served->route = route; // the first route a worker serves names it
+    }
+}
+
 void TopologyView::erase_route(RouterView& router, std::size_t index, sim::Instant at) {
     RS_ASSERT(index < router.routes.size());
     const RouteView& leaving = router.routes[index];
@@ -600,6 +617,7 @@ void TopologyView::on_route_init(const sim::TraceEvent& event) {
     }
     router.routes.push_back(RouteView{std::string(fields.name), RouteState::Running,
                                       fields.worker, 0, event.seq}); // R5: declaration order
+    note_worker(fields.worker, fields.name);
 }
 
 void TopologyView::on_route(const sim::TraceEvent& event) {
@@ -641,6 +659,7 @@ void TopologyView::on_route_restart(const sim::TraceEvent& event) {
     }
     route->state = RouteState::Running; // R13, R22, R45
     route->worker = fields.worker;
+    note_worker(fields.worker, fields.name);
     route->restarts++;
     route->since_seq = event.seq;
 }
@@ -663,6 +682,7 @@ void TopologyView::on_route_pending(const sim::TraceEvent& event) {
     }
     route->state = *to; // R25, R27, R50
     route->worker = fields.worker;
+    note_worker(fields.worker, fields.name);
     route->since_seq = event.seq;
 }
 
@@ -686,6 +706,7 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
         if (*op == RouteOp::Add) { // R30: appended at the end of the table
             router->routes.push_back(RouteView{std::string(fields.name), RouteState::Running,
                                                spawned, 0, event.seq});
+            note_worker(spawned, fields.name);
         }
         return;
     }
@@ -703,6 +724,7 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
     default: // enable, replace, respawn: a fresh worker when one was spawned
         route->state = spawned != 0 ? RouteState::Running : RouteState::Dead;
         route->worker = spawned;
+        note_worker(spawned, fields.name);
         break;
     }
     route->since_seq = event.seq;
@@ -713,9 +735,12 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
 void TopologyView::on_supervisor(EventKind kind, const sim::TraceEvent& event) {
     const SupFields fields = decode_sup(event);
     SupervisorView& sup = supervisor_or_add(fields.sup);
+    // An exit names the incarnation; a decision names the child spec.
     auto child = std::find_if(sup.children.begin(), sup.children.end(),
                               [&](const SupervisorChild& each) {
-                                  return each.pid == fields.pid || each.name == fields.child;
+                                  return kind == EventKind::SupChildExit
+                                             ? each.pid == fields.pid
+                                             : each.name == fields.child;
                               });
     if (kind == EventKind::SupChildExit || kind == EventKind::SupShutdown) {
         if (kind == EventKind::SupChildExit && child != sup.children.end()) {
@@ -725,6 +750,7 @@ void TopologyView::on_supervisor(EventKind kind, const sim::TraceEvent& event) {
         return;
     }
     if (kind == EventKind::SupIntensityExceeded) {
+        slide_window(sup, event.at);
         sup.exceeded = KeptWitness(event);
         sup.exceeded_at = event.at;
         sup.exceeded_child = fields.child;
@@ -736,14 +762,28 @@ void TopologyView::on_supervisor(EventKind kind, const sim::TraceEvent& event) {
     sup.intensity = fields.intensity;
     sup.period = sim::Duration::nanoseconds(fields.period_ns);
     sup.restarts++;
-    if (child != sup.children.end()) {
-        child->restarts++;
+    if (child == sup.children.end()) {
+        child = sup.children.insert(sup.children.end(),
+                                    SupervisorChild{.name = std::string(fields.child)});
     }
+    child->restarts++;
+    sup.exceeded_before_last = sup.exceeded.has_value();
+    if (sup.exceeded_before_last) {
+        return; // a restart after the limit tripped is not a decision within the window
+    }
+    while (sup.window.size() > sup.intensity) {
+        sup.window.pop_front(); // an earlier overrun (see SupervisorView::window)
+    }
+    slide_window(sup, event.at);
+    sup.window.push_back(RestartDecision{event.at, KeptWitness(event)});
+}
+
+void TopologyView::slide_window(SupervisorView& sup, sim::Instant now) {
     // §6.4: entries older than Period drop out; one exactly Period old still counts.
-    while (!sup.window.empty() && event.at - sup.window.front().at > sup.period) {
+    while (!sup.window.empty() && now - sup.window.front().at > sup.period) {
         sup.window.pop_front();
     }
-    sup.window.push_back(RestartDecision{event.at, KeptWitness(event)});
+    RS_ASSERT(sup.window.empty() || now - sup.window.front().at <= sup.period);
 }
 
 void TopologyView::on_pool_forward(const sim::TraceEvent& event) {

@@ -84,6 +84,7 @@ struct ProcessView {
     sim::Instant ended;      ///< when it exited (valid when exited)
     std::string end_reason;  ///< the exit reason or Init failure (when exited)
     std::uint64_t taken = 0; ///< mailbox items it took
+    std::string route;       ///< for a router's worker: the first route it served ("" else)
 };
 
 /// One route of a router's table.
@@ -123,7 +124,8 @@ struct RouterView {
     std::uint64_t forwarded() const { return forwarded_owned + forwarded_registry; }
 };
 
-/// One child of a supervisor, by child spec name.
+/// One child of a supervisor: by the name its spawn registered, or by the child spec name a
+/// restart decision gives (the two agree for named children).
 struct SupervisorChild {
     std::string name;
     std::uint64_t pid = 0;      ///< the latest incarnation, 0 before its spawn is seen
@@ -142,7 +144,10 @@ struct RestartDecision {
 struct SupervisorView {
     std::uint64_t pid = 0;
     std::vector<SupervisorChild> children;
-    /// The decisions within one period of the latest (§6.4: both ends included).
+    /// The decisions within one period of the latest (§6.4: both ends included), as
+    /// restart_intensity counts them: none is added once the limit tripped, and a window that
+    /// overran the intensity (a runtime bug, which restart_intensity reports) keeps only the
+    /// latest `intensity` decisions from the next one on.
     std::deque<RestartDecision> window;
     std::uint64_t intensity = 0; ///< from the latest sup_restart (0: not known yet)
     sim::Duration period;
@@ -150,6 +155,8 @@ struct SupervisorView {
     /// The sup_intensity_exceeded, if the limit tripped.
     std::optional<KeptWitness> exceeded;
     sim::Instant exceeded_at;
+    /// The latest sup_restart came after the limit tripped (restart_intensity reports it).
+    bool exceeded_before_last = false;
     std::string exceeded_child;  ///< the child whose exit tripped the limit
     std::uint64_t exceeded_pid = 0;
     std::string exceeded_reason; ///< that exit's reason
@@ -184,7 +191,7 @@ enum class CallChange : std::uint8_t { None, Started, StartedTwice, Ended, Ended
 /// field reads; per send, forward, take, drop or preserve one indexed record; per route event
 /// a lookup of the router by pid (indexed) and of the route by name (linear, tables are
 /// short). Memory: one record per process, per message id and per route.
-class TopologyView {
+class TopologyView final : public sim::TraceSink {
 public:
     TopologyView();
 
@@ -214,6 +221,8 @@ public:
     /// The pool with pid id `pid`, or nullptr.
     const PoolView* pool(std::uint64_t pid) const;
     const std::vector<PoolView>& pools() const { return pools_; }
+    /// The workers of `pool` still alive.
+    std::size_t live_workers(const PoolView& pool) const;
     /// Calls not yet ended, in the order they began.
     std::vector<const PendingCall*> pending_calls() const;
     /// The pending call (caller, ref), or nullptr.
@@ -240,8 +249,10 @@ public:
     // -- commands ---------------------------------------------------------------------------
     /// True when apply() reads events of `kind` (a MonitorSet feeds it only those).
     static bool watches(EventKind kind);
-    /// Applies one event.
-    void on_event(const sim::TraceEvent& event) { apply(event_kind_of(event.kind), event); }
+    /// Applies one event (as a sink of its own, for a reader outside a MonitorSet).
+    void on_event(const sim::TraceEvent& event) override {
+        apply(event_kind_of(event.kind), event);
+    }
     /// on_event with the event's kind decoded.
     void apply(EventKind kind, const sim::TraceEvent& event);
     /// Forgets every event seen, keeping allocated capacity.
@@ -276,7 +287,10 @@ private:
     void on_route_pending(const sim::TraceEvent& event);
     void on_route_admin(const sim::TraceEvent& event);
     void erase_route(RouterView& router, std::size_t index, sim::Instant at);
+    /// Names `worker` after `route` unless it has a route name already.
+    void note_worker(std::uint64_t worker, std::string_view route);
     void on_supervisor(EventKind kind, const sim::TraceEvent& event);
+    static void slide_window(SupervisorView& sup, sim::Instant now);
     void on_pool_forward(const sim::TraceEvent& event);
     void on_call(EventKind kind, const sim::TraceEvent& event);
     // the ledger
