@@ -44,17 +44,25 @@ struct Hop { // send, forward, take, drop, preserve
     std::uint64_t type = 0;
 };
 
+constexpr FieldAt send_type{trace::type, 4};
+constexpr FieldAt send_msg{trace::msg, 5};
+
 Hop decode_send(const sim::TraceEvent& event) {
     return Hop{uint_at(event, layout::send::id), uint_at(event, layout::send::from),
-               uint_at(event, layout::send::to), field_uint(event, trace::type)};
+               uint_at(event, layout::send::to), uint_at(event, send_type)};
+}
+std::string_view decode_send_msg(const sim::TraceEvent& event) {
+    return field_text(event, send_msg);
 }
 Hop decode_forward(const sim::TraceEvent& event) {
     return Hop{uint_at(event, layout::forward::id), uint_at(event, layout::forward::by),
                uint_at(event, layout::forward::to), 0};
 }
 Hop decode_take(const sim::TraceEvent& event) {
-    return Hop{uint_at(event, layout::take::id), uint_at(event, layout::take::pid), 0,
-               uint_at(event, layout::take::type)};
+    return Hop{uint_at(event, layout::take::id), uint_at(event, layout::take::pid), 0, 0};
+}
+std::uint64_t decode_take_type(const sim::TraceEvent& event) {
+    return uint_at(event, layout::take::type);
 }
 Hop decode_drop(const sim::TraceEvent& event) {
     return Hop{uint_at(event, layout::drop::id), uint_at(event, layout::drop::pid), 0, 0};
@@ -71,13 +79,16 @@ MessageClass class_of_send(std::uint64_t type, std::string_view msg) {
     if (type == exit_type) {
         return MessageClass::ExitSignal;
     }
+    if (type >= event_type) {
+        return MessageClass::Internal;
+    }
+    if (msg.empty() || msg.front() != 'r') {
+        return MessageClass::User; // the common case: one comparison
+    }
     if (msg.starts_with("router.admin")) {
         return MessageClass::Admin;
     }
-    if (type >= event_type || msg.starts_with("routesim.")) {
-        return MessageClass::Internal;
-    }
-    return MessageClass::User;
+    return msg.starts_with("routesim.") ? MessageClass::Internal : MessageClass::User;
 }
 
 struct RouteFields { // route, route_init, route_restart, route_pending, route_admin
@@ -222,7 +233,9 @@ TopologyView::Roles& TopologyView::roles_of(std::uint64_t pid) {
         return roles_sparse_[pid];
     }
     if (pid >= roles_dense_.size()) {
-        roles_dense_.resize(std::max<std::size_t>(pid + 1, 2 * roles_dense_.size()));
+        roles_dense_.resize(std::min<std::size_t>(
+            std::max<std::size_t>(pid + 1, 2 * roles_dense_.size()), dense_max));
+        RS_ASSERT(pid < roles_dense_.size());
     }
     return roles_dense_[pid];
 }
@@ -347,11 +360,30 @@ bool TopologyView::watches(EventKind kind) {
 }
 
 void TopologyView::reset() {
+    // Only the slots this run used (every slot set names an entry of one of the lists).
+    const auto forget = [this](std::uint64_t pid) {
+        if (pid < roles_dense_.size()) {
+            roles_dense_[pid] = Roles{};
+        }
+    };
+    for (const ProcessView& each : processes_) {
+        forget(each.pid);
+    }
+    for (const RouterView& each : routers_) {
+        forget(each.pid);
+    }
+    for (const SupervisorView& each : supervisors_) {
+        forget(each.pid);
+    }
+    for (const PoolView& each : pools_) {
+        forget(each.pid);
+    }
     processes_.clear();
-    std::fill(roles_dense_.begin(), roles_dense_.end(), Roles{});
     roles_sparse_.clear();
     registered_.clear();
     routers_.clear();
+    routers_low_ = UINT64_MAX;
+    routers_high_ = 0;
     last_router_ = none;
     supervisors_.clear();
     pools_.clear();
@@ -368,71 +400,6 @@ void TopologyView::reset() {
     last_fault_ = LedgerFault::None;
 }
 
-void TopologyView::apply(EventKind kind, const sim::TraceEvent& event) {
-    last_fault_ = LedgerFault::None;
-    switch (kind) {
-    case EventKind::Take:
-        on_take(event);
-        return;
-    case EventKind::Send:
-        on_send(event);
-        return;
-    case EventKind::Forward:
-        on_forward(event);
-        return;
-    case EventKind::Route:
-        on_route(event);
-        return;
-    case EventKind::Drop:
-        on_drop(event);
-        return;
-    case EventKind::Preserve:
-        on_preserve(event);
-        return;
-    case EventKind::PoolForward:
-        on_pool_forward(event);
-        return;
-    case EventKind::Spawn:
-    case EventKind::SpawnFailed:
-        on_spawn(kind, event);
-        return;
-    case EventKind::Exit:
-        on_exit(event);
-        return;
-    case EventKind::Kill:
-        on_kill(event);
-        return;
-    case EventKind::Register:
-    case EventKind::Unregister:
-        on_register(event, kind == EventKind::Register);
-        return;
-    case EventKind::RouteInit:
-        on_route_init(event);
-        return;
-    case EventKind::RouteRestart:
-        on_route_restart(event);
-        return;
-    case EventKind::RoutePending:
-        on_route_pending(event);
-        return;
-    case EventKind::RouteAdmin:
-        on_route_admin(event);
-        return;
-    case EventKind::SupRestart:
-    case EventKind::SupIntensityExceeded:
-    case EventKind::SupChildExit:
-    case EventKind::SupShutdown:
-        on_supervisor(kind, event);
-        return;
-    case EventKind::Call:
-    case EventKind::CallResult:
-        on_call(kind, event);
-        return;
-    default:
-        return;
-    }
-}
-
 } // namespace routesim::properties
 
 // -- processes ------------------------------------------------------------------------------
@@ -444,6 +411,8 @@ RouterView& TopologyView::router_or_add(std::uint64_t pid) {
     if (slot.router == none) {
         slot.router = static_cast<std::uint32_t>(routers_.size());
         routers_.push_back(RouterView{.pid = pid});
+        routers_low_ = std::min(routers_low_, pid);
+        routers_high_ = std::max(routers_high_, pid);
     }
     RS_ASSERT(routers_[slot.router].pid == pid);
     return routers_[slot.router];
@@ -620,18 +589,23 @@ void TopologyView::on_route_init(const sim::TraceEvent& event) {
     note_worker(fields.worker, fields.name);
 }
 
-void TopologyView::on_route(const sim::TraceEvent& event) {
-    const RouteFields fields = decode_route(EventKind::Route, event);
-    RouterView* router = router_mut(fields.router);
+[[gnu::always_inline]] inline void TopologyView::on_route(const sim::TraceEvent& event) {
+    // The common resolutions count only: decoded apart, without the name.
+    RouterView* router = router_mut(uint_at(event, layout::route::router));
     if (router == nullptr) {
         return;
     }
-    const std::string_view resolution = fields.resolution;
+    const std::string_view resolution = field_text(event, layout::route::resolution);
     if (resolution == "owned") {
         router->forwarded_owned++;
-    } else if (resolution == "registry") {
+        return;
+    }
+    if (resolution == "registry") {
         router->forwarded_registry++;
-    } else if (resolution == "discard") {
+        return;
+    }
+    const RouteFields fields = decode_route(EventKind::Route, event);
+    if (resolution == "discard") {
         router->discarded++;
         end_taken(fields.id, &Ledger::discarded);
     } else if (resolution == "failed") {
@@ -843,7 +817,7 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
     item.where = where;
 }
 
-void TopologyView::on_send(const sim::TraceEvent& event) {
+[[gnu::always_inline]] inline void TopologyView::on_send(const sim::TraceEvent& event) {
     const Hop hop = decode_send(event);
     if (hop.id == no_message_id) {
         return;
@@ -857,14 +831,14 @@ void TopologyView::on_send(const sim::TraceEvent& event) {
         last_fault_ = LedgerFault::SentTwice;
         return;
     }
-    item.what = class_of_send(hop.type, field_text(event, trace::msg));
+    item.what = class_of_send(hop.type, decode_send_msg(event));
     move(item, MessageWhere::Queued);
     item.holder = hop.to;
     item.last_seq = event.seq;
     sent_[static_cast<std::size_t>(item.what)]++;
 }
 
-void TopologyView::on_forward(const sim::TraceEvent& event) {
+[[gnu::always_inline]] inline void TopologyView::on_forward(const sim::TraceEvent& event) {
     const Hop hop = decode_forward(event);
     if (hop.id == no_message_id) {
         return;
@@ -882,16 +856,14 @@ void TopologyView::on_forward(const sim::TraceEvent& event) {
     item.last_seq = event.seq;
 }
 
-void TopologyView::on_take(const sim::TraceEvent& event) {
+[[gnu::always_inline]] inline void TopologyView::on_take(const sim::TraceEvent& event) {
     const Hop hop = decode_take(event);
-    const Roles* taker = roles(hop.by);
-    if (taker != nullptr && taker->process != none) {
-        processes_[taker->process].taken++;
-    }
+    // Most takes are workers' and clients': pids outside the range routers ever had.
+    const Roles* taker = hop.by < routers_low_ || hop.by > routers_high_ ? nullptr : roles(hop.by);
     if (taker != nullptr && taker->router != none) {
         RouterView& router = routers_[taker->router];
         router.fresh_spawn = 0;
-        if (hop.type == exit_type) { // R22, R23: a Running route's worker exited
+        if (decode_take_type(event) == exit_type) { // R22, R23: a Running route's worker exited
             const std::uint64_t from = decode_take_from(event);
             RouteView* route = const_cast<RouteView*>(from == 0 ? nullptr
                                                                 : router.route_of_worker(from));
@@ -963,6 +935,73 @@ void TopologyView::end_taken(std::uint64_t id, std::uint64_t Ledger::*category) 
     }
     move(item, MessageWhere::Ended);
     ends_[static_cast<std::size_t>(item.what)].*category += 1;
+}
+
+// -- dispatch -------------------------------------------------------------------------------
+
+void TopologyView::apply(EventKind kind, const sim::TraceEvent& event) {
+    last_fault_ = LedgerFault::None;
+    switch (kind) {
+    case EventKind::Take:
+        on_take(event);
+        return;
+    case EventKind::Send:
+        on_send(event);
+        return;
+    case EventKind::Forward:
+        on_forward(event);
+        return;
+    case EventKind::Route:
+        on_route(event);
+        return;
+    case EventKind::Drop:
+        on_drop(event);
+        return;
+    case EventKind::Preserve:
+        on_preserve(event);
+        return;
+    case EventKind::PoolForward:
+        on_pool_forward(event);
+        return;
+    case EventKind::Spawn:
+    case EventKind::SpawnFailed:
+        on_spawn(kind, event);
+        return;
+    case EventKind::Exit:
+        on_exit(event);
+        return;
+    case EventKind::Kill:
+        on_kill(event);
+        return;
+    case EventKind::Register:
+    case EventKind::Unregister:
+        on_register(event, kind == EventKind::Register);
+        return;
+    case EventKind::RouteInit:
+        on_route_init(event);
+        return;
+    case EventKind::RouteRestart:
+        on_route_restart(event);
+        return;
+    case EventKind::RoutePending:
+        on_route_pending(event);
+        return;
+    case EventKind::RouteAdmin:
+        on_route_admin(event);
+        return;
+    case EventKind::SupRestart:
+    case EventKind::SupIntensityExceeded:
+    case EventKind::SupChildExit:
+    case EventKind::SupShutdown:
+        on_supervisor(kind, event);
+        return;
+    case EventKind::Call:
+    case EventKind::CallResult:
+        on_call(kind, event);
+        return;
+    default:
+        return;
+    }
 }
 
 } // namespace routesim::properties

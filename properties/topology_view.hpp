@@ -83,7 +83,6 @@ struct ProcessView {
     bool init_failed = false;
     sim::Instant ended;      ///< when it exited (valid when exited)
     std::string end_reason;  ///< the exit reason or Init failure (when exited)
-    std::uint64_t taken = 0; ///< mailbox items it took
     std::string route;       ///< for a router's worker: the first route it served ("" else)
 };
 
@@ -312,6 +311,8 @@ private:
     std::vector<std::pair<std::string, std::uint64_t>> registered_;
     std::vector<RouterView> routers_;
     std::uint32_t last_router_ = none; // the router the last route event named
+    std::uint64_t routers_low_ = UINT64_MAX; // every router pid lies in [low, high]
+    std::uint64_t routers_high_ = 0;
     std::vector<SupervisorView> supervisors_;
     std::vector<PoolView> pools_;
     std::vector<PendingCall> calls_; // open calls in start order (ended ones erased)

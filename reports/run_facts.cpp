@@ -52,7 +52,9 @@ void TraceCollector::on_event(const sim::TraceEvent& event) {
     if (facts_.records.size() < options_.records_max) {
         facts_.records.push_back(sim::MemorySink::copy(event));
     }
-    if (is_kind(event, trace::send)) {
+    if (is_kind(event, trace::take)) {
+        taken_[field_uint(event, trace::pid)]++;
+    } else if (is_kind(event, trace::send)) {
         facts_.sends[{field_uint(event, trace::from), field_uint(event, trace::to)}]++;
     } else if (is_kind(event, trace::route)) {
         on_route(event);
@@ -101,10 +103,13 @@ const RunFacts& TraceCollector::facts() const {
                                .ended = std::nullopt,
                                .end_reason = seen.end_reason,
                                .init_failed = seen.init_failed,
-                               .taken = seen.taken,
+                               .taken = 0,
                                .route = seen.route};
         if (seen.exited) {
             process.ended = seen.ended;
+        }
+        if (const auto count = taken_.find(seen.pid); count != taken_.end()) {
+            process.taken = count->second;
         }
     }
     facts_.restarts.clear();

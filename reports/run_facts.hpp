@@ -136,6 +136,8 @@ private:
     CollectorOptions options_;
     properties::TopologyView view_;
     mutable RunFacts facts_;
+    /// Mailbox items taken, by pid id (the report's own count).
+    std::map<std::uint64_t, std::uint64_t> taken_;
     /// The victim of the last injected kill, to name the `kill` that follows it.
     std::uint64_t injected_kill_ = 0;
 };
