@@ -10,6 +10,7 @@
 
 #include "properties/monitor_testing.hpp"
 #include "properties/monitors.hpp"
+#include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 
 namespace routesim::properties {
@@ -54,7 +55,7 @@ TEST(TopologyView, KnowsProcessesAndTheirLiveness) {
     f.hand.spawn(1002, 1001);
     f.hand.now = sim::Instant::zero() + sim::Duration::milliseconds(3);
     f.hand.exit(1002);
-    f.hand.emit(trace::kill, {{trace::pid, U{1001}}, {trace::state, "running"}});
+    f.hand.emit(trace::kill, {{trace::pid, U{1001}}, {runtime::ev::key::state, "running"}});
     const ProcessView* gone = f.view.process(1002);
     ASSERT_NE(gone, nullptr);
     EXPECT_EQ(gone->parent, 1001U);
@@ -71,7 +72,7 @@ TEST(TopologyView, KnowsProcessesAndTheirLiveness) {
 TEST(TopologyView, TracksRegisteredNames) {
     Fixture f;
     f.hand.spawn(1001, 1);
-    f.hand.emit(trace::register_name, {{trace::pid, U{1001}}, {trace::name, "svc"}});
+    f.hand.emit(runtime::ev::Register::kind, {{trace::pid, U{1001}}, {trace::name, "svc"}});
     EXPECT_EQ(f.view.registered("svc"), 1001U);
     f.hand.exit(1001);
     EXPECT_EQ(f.view.registered("svc"), 0U); // a name dies with its process
