@@ -24,7 +24,7 @@ constexpr FieldAt id_second{runtime::trace::id, 1};
 // field_uint, with find_field's fast path (the field where its emitter puts it) inline: the
 // tracker reads three to five fields of most events.
 [[gnu::always_inline]] inline std::uint64_t hop_field(const sim::TraceEvent& event,
-                                                     const FieldAt& at) {
+                                                      const FieldAt& at) {
     if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
         event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
         return event.fields[at.position].value.as_uint();
@@ -136,18 +136,21 @@ void MessageTracker::finish_conservation(const TopologyView& view, sim::Instant 
         }
         const ProcessView* holder = view.process(item.holder);
         if (holder != nullptr && holder->exited && !holder->init_failed) {
-            out.push_back(Finding{
-                MessageCheck::Conservation, end,
-                "message " + std::to_string(id) + " was lost: its holder <" +
-                    std::to_string(item.holder) + "> ended without dropping or handling it",
-                {Witness{item.last_seq, end,
-                         "last seen queued at pid " + std::to_string(item.holder)}}});
+            out.push_back(
+                Finding{MessageCheck::Conservation,
+                        end,
+                        "message " + std::to_string(id) + " was lost: its holder <" +
+                            std::to_string(item.holder) + "> ended without dropping or handling it",
+                        {Witness{item.last_seq, end,
+                                 "last seen queued at pid " + std::to_string(item.holder)}}});
         }
     }
     const Ledger ledger = view.ledger();
     if (!ledger.balanced()) {
-        out.push_back(Finding{MessageCheck::Conservation, end,
-                              "the ledger does not balance: " + ledger.to_string(), {}});
+        out.push_back(Finding{MessageCheck::Conservation,
+                              end,
+                              "the ledger does not balance: " + ledger.to_string(),
+                              {}});
     }
 }
 
@@ -158,9 +161,8 @@ Witness MessageTracker::flight_witness(std::uint64_t id) const {
     const PairKey& pair = pairs_[item.pair_index].key;
     return Witness{item.flight_seq, item.flight_at,
                    std::string(item.forwarded ? "forward id=" : "send id=") + std::to_string(id) +
-                       (item.forwarded ? " by=" : " from=") + std::to_string(pair.sender) +
-                       " to=" + std::to_string(pair.receiver) +
-                       " queue=" + std::to_string(pair.queue)};
+                       (item.forwarded ? " by=" : " from=") + std::to_string(pair.sender) + " to=" +
+                       std::to_string(pair.receiver) + " queue=" + std::to_string(pair.queue)};
 }
 
 [[gnu::always_inline]] inline std::uint32_t MessageTracker::pair_index(const PairKey& pair) {
@@ -228,8 +230,8 @@ std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
     list.tail = id;
 }
 
-[[gnu::always_inline]] inline void MessageTracker::fifo(const HopEvent& hop,
-                                                        const sim::TraceEvent& event, Record& item) {
+[[gnu::always_inline]] inline void
+MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
     if (hop.hop == Hop::Send || hop.hop == Hop::Forward) {
         enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.hop == Hop::Forward);
         return;
@@ -260,9 +262,8 @@ std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
 
 // -- sender_preservation ------------------------------------------------------------------
 
-[[gnu::always_inline]] inline void MessageTracker::check_sender(const HopEvent& hop,
-                                                                const sim::TraceEvent& event,
-                                                                Record& item) {
+[[gnu::always_inline]] inline void
+MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
     if (hop.hop == Hop::Send) {
         item.has_origin = true;
         item.origin_from = hop.by;
@@ -322,9 +323,8 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 
 // Inlined into MessageMonitor::on_kind_event (below): an event is one call into the message
 // checks.
-[[gnu::always_inline]] inline void MessageTracker::apply(EventKind kind,
-                                                         const sim::TraceEvent& event,
-                                                         const TopologyView& view) {
+[[gnu::always_inline]] inline void
+MessageTracker::apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view) {
     switch (kind) {
     case EventKind::Take:
         on_hop(HopEvent{.hop = Hop::Take,

@@ -69,7 +69,8 @@ void Monitor::change_every_take(bool on) {
     }
 }
 
-MonitorSet::MonitorSet() : view_(std::make_unique<TopologyView>()) {}
+MonitorSet::MonitorSet() : view_(std::make_unique<TopologyView>()) {
+}
 
 MonitorSet::~MonitorSet() = default;
 

@@ -127,7 +127,7 @@ private:
     std::size_t* recorded_ = nullptr; // the owning set's count of recorded violations
     MonitorSet* set_ = nullptr;       // the owning set
     bool followed_takes_only_ = false;
-    bool follows_every_take_ = false; // follow_every_take(true) in force
+    bool follows_every_take_ = false;                // follow_every_take(true) in force
     mutable std::unique_ptr<TopologyView> own_view_; // fed singly: the monitor's own view
 };
 
@@ -205,7 +205,7 @@ private:
 
     std::vector<std::unique_ptr<Monitor>> monitors_;
     std::unique_ptr<TopologyView> view_;
-    bool feeds_view_ = false; // some monitor reads_view(), or keep_view()
+    bool feeds_view_ = false;     // some monitor reads_view(), or keep_view()
     std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
     std::size_t kinds_mask_ = 0;  // kinds_.size() - 1 (when not empty)
     std::size_t kinds_used_ = 0;
@@ -265,7 +265,7 @@ struct FieldAt {
 /// for an event laid out as its emitter does, and find_field's answer for any other layout
 /// (emitters name each field of an event once, so the first match is the only one).
 [[gnu::always_inline]] inline const sim::TraceField* find_field(const sim::TraceEvent& event,
-                                                                 const FieldAt& at) {
+                                                                const FieldAt& at) {
     if (at.position < event.field_count && &event.fields[at.position].key == &at.key) {
         return &event.fields[at.position];
     }
@@ -273,7 +273,8 @@ struct FieldAt {
 }
 
 namespace detail {
-[[gnu::always_inline]] inline std::uint64_t uint_or(const sim::TraceField* field, std::uint64_t fallback) {
+[[gnu::always_inline]] inline std::uint64_t uint_or(const sim::TraceField* field,
+                                                    std::uint64_t fallback) {
     return field == nullptr || field->value.type() == sim::TraceValue::Type::Text
                ? fallback
                : field->value.as_uint();
@@ -291,9 +292,8 @@ inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKe
                                 std::uint64_t fallback = 0) {
     return detail::uint_or(find_field(event, key), fallback);
 }
-[[gnu::always_inline]] inline std::uint64_t field_uint(const sim::TraceEvent& event,
-                                                       const FieldAt& at,
-                                                       std::uint64_t fallback = 0) {
+[[gnu::always_inline]] inline std::uint64_t
+field_uint(const sim::TraceEvent& event, const FieldAt& at, std::uint64_t fallback = 0) {
     return detail::uint_or(find_field(event, at), fallback);
 }
 
@@ -302,7 +302,7 @@ inline std::string_view field_text(const sim::TraceEvent& event, const sim::Trac
     return detail::text_or_empty(find_field(event, key));
 }
 [[gnu::always_inline]] inline std::string_view field_text(const sim::TraceEvent& event,
-                                                         const FieldAt& at) {
+                                                          const FieldAt& at) {
     return detail::text_or_empty(find_field(event, at));
 }
 /// True when the event has kind `kind` (compares the precomputed hash, then the name unless

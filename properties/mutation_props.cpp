@@ -46,8 +46,8 @@ std::uint64_t cases_until_caught(Mutation mutation, Focus focus, std::string_vie
                     monitors += (monitors.empty() ? "" : ", ") + finding.monitor;
                 }
             }
-            std::cout << runtime::mutation_name(mutation) << ": caught in case " << seed
-                      << " by " << monitors << "\n";
+            std::cout << runtime::mutation_name(mutation) << ": caught in case " << seed << " by "
+                      << monitors << "\n";
             return seed;
         }
     }
@@ -56,8 +56,9 @@ std::uint64_t cases_until_caught(Mutation mutation, Focus focus, std::string_vie
 
 void expect_caught(Mutation mutation, Focus focus, std::string_view monitor) {
     const std::uint64_t caught = cases_until_caught(mutation, focus, monitor);
-    EXPECT_NE(caught, 0U) << "mutation " << runtime::mutation_name(mutation) << " was not caught by "
-                          << monitor << " within " << cases_max << " generated cases";
+    EXPECT_NE(caught, 0U) << "mutation " << runtime::mutation_name(mutation)
+                          << " was not caught by " << monitor << " within " << cases_max
+                          << " generated cases";
 }
 
 TEST(MutationCheck, ForwardToPendingDisableIsCaught) {

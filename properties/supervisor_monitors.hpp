@@ -27,8 +27,7 @@ public:
 
 private:
     void on_restart(std::uint64_t sup, const SupervisorView& state, const sim::TraceEvent& event);
-    void on_exceeded(std::uint64_t sup, const SupervisorView& state,
-                     const sim::TraceEvent& event);
+    void on_exceeded(std::uint64_t sup, const SupervisorView& state, const sim::TraceEvent& event);
 };
 
 } // namespace routesim::properties

@@ -280,8 +280,8 @@ RouterView* TopologyView::router_mut(std::uint64_t pid) {
     return &routers_[last_router_];
 }
 
-std::pair<const RouterView*, const RouteView*> TopologyView::route_of_worker(
-    std::uint64_t worker) const {
+std::pair<const RouterView*, const RouteView*>
+TopologyView::route_of_worker(std::uint64_t worker) const {
     const ProcessView* found = process(worker);
     if (worker == 0 || found == nullptr) {
         return {nullptr, nullptr};
@@ -525,7 +525,8 @@ void TopologyView::on_exit(const sim::TraceEvent& event) {
         sup.terminated_at = event.at;
         sup.terminated_reason = ended->end_reason;
     }
-    if (const Roles* parent = roles(ended->parent); parent != nullptr && parent->supervisor != none) {
+    if (const Roles* parent = roles(ended->parent);
+        parent != nullptr && parent->supervisor != none) {
         for (SupervisorChild& child : supervisors_[parent->supervisor].children) {
             if (child.pid == pid) {
                 child.running = false;
@@ -584,8 +585,8 @@ void TopologyView::on_route_init(const sim::TraceEvent& event) {
     if (router.route(fields.name) != nullptr) {
         return; // R48: Init refuses a duplicate name
     }
-    router.routes.push_back(RouteView{std::string(fields.name), RouteState::Running,
-                                      fields.worker, 0, event.seq}); // R5: declaration order
+    router.routes.push_back(RouteView{std::string(fields.name), RouteState::Running, fields.worker,
+                                      0, event.seq}); // R5: declaration order
     note_worker(fields.worker, fields.name);
 }
 
@@ -678,8 +679,8 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
     }
     if (route == nullptr) {
         if (*op == RouteOp::Add) { // R30: appended at the end of the table
-            router->routes.push_back(RouteView{std::string(fields.name), RouteState::Running,
-                                               spawned, 0, event.seq});
+            router->routes.push_back(
+                RouteView{std::string(fields.name), RouteState::Running, spawned, 0, event.seq});
             note_worker(spawned, fields.name);
         }
         return;
@@ -710,12 +711,11 @@ void TopologyView::on_supervisor(EventKind kind, const sim::TraceEvent& event) {
     const SupFields fields = decode_sup(event);
     SupervisorView& sup = supervisor_or_add(fields.sup);
     // An exit names the incarnation; a decision names the child spec.
-    auto child = std::find_if(sup.children.begin(), sup.children.end(),
-                              [&](const SupervisorChild& each) {
-                                  return kind == EventKind::SupChildExit
-                                             ? each.pid == fields.pid
-                                             : each.name == fields.child;
-                              });
+    auto child =
+        std::find_if(sup.children.begin(), sup.children.end(), [&](const SupervisorChild& each) {
+            return kind == EventKind::SupChildExit ? each.pid == fields.pid
+                                                   : each.name == fields.child;
+        });
     if (kind == EventKind::SupChildExit || kind == EventKind::SupShutdown) {
         if (kind == EventKind::SupChildExit && child != sup.children.end()) {
             child->running = false;
@@ -807,7 +807,7 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
 }
 
 [[gnu::always_inline]] inline void TopologyView::move(MessageRecord& item, MessageWhere where) {
-    std::uint64_t (&counts)[5] = where_count_[static_cast<std::size_t>(item.what)];
+    std::uint64_t(&counts)[5] = where_count_[static_cast<std::size_t>(item.what)];
     RS_ASSERT(where != MessageWhere::Unknown);
     if (item.where != MessageWhere::Unknown) {
         RS_ASSERT(counts[where_index(item.where)] > 0); // counts never go negative
@@ -865,8 +865,8 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
         router.fresh_spawn = 0;
         if (decode_take_type(event) == exit_type) { // R22, R23: a Running route's worker exited
             const std::uint64_t from = decode_take_from(event);
-            RouteView* route = const_cast<RouteView*>(from == 0 ? nullptr
-                                                                : router.route_of_worker(from));
+            RouteView* route =
+                const_cast<RouteView*>(from == 0 ? nullptr : router.route_of_worker(from));
             if (route != nullptr && route->state == RouteState::Running) {
                 route->state = RouteState::Dead;
                 route->worker = 0;

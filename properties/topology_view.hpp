@@ -53,12 +53,12 @@ enum class MessageWhere : std::uint8_t { Unknown, Queued, Taken, Kept, Ended };
 /// broke (the transition was then not applied). message_conservation reports these.
 enum class LedgerFault : std::uint8_t {
     None,
-    SentTwice,        ///< a send of an id already known
-    ForwardNotHeld,   ///< a forward by a process that does not hold the message
-    TakeNotQueued,    ///< a take of a message not queued at the taker
-    DropNotQueued,    ///< a drop of a message not queued (nor kept) there
+    SentTwice,         ///< a send of an id already known
+    ForwardNotHeld,    ///< a forward by a process that does not hold the message
+    TakeNotQueued,     ///< a take of a message not queued at the taker
+    DropNotQueued,     ///< a drop of a message not queued (nor kept) there
     PreserveNotQueued, ///< a preserve of a message not queued there
-    EndNotTaken,      ///< a routing end (discard, failed, unhandled) of a message not taken
+    EndNotTaken,       ///< a routing end (discard, failed, unhandled) of a message not taken
 };
 
 /// The ledger's record of one message id.
@@ -77,21 +77,21 @@ struct ProcessView {
     std::string behavior; ///< behaviour name ("echo", "router", ...)
     std::string kind;     ///< "Actor", "Router", "Supervisor", "Pool", ...
     sim::Instant spawned;
-    bool alive = true;       ///< false once its exit (or failed Init) is seen, or once killed
-    bool exited = false;     ///< its exit event (or spawn_failed) was seen
-    bool killed = false;     ///< Node.Kill made it a Zombee (not alive; exit may follow)
+    bool alive = true;   ///< false once its exit (or failed Init) is seen, or once killed
+    bool exited = false; ///< its exit event (or spawn_failed) was seen
+    bool killed = false; ///< Node.Kill made it a Zombee (not alive; exit may follow)
     bool init_failed = false;
-    sim::Instant ended;      ///< when it exited (valid when exited)
-    std::string end_reason;  ///< the exit reason or Init failure (when exited)
-    std::string route;       ///< for a router's worker: the first route it served ("" else)
+    sim::Instant ended;     ///< when it exited (valid when exited)
+    std::string end_reason; ///< the exit reason or Init failure (when exited)
+    std::string route;      ///< for a router's worker: the first route it served ("" else)
 };
 
 /// One route of a router's table.
 struct RouteView {
     std::string name;
     RouteState state = RouteState::Running;
-    std::uint64_t worker = 0;   ///< the current worker pid id, 0 when none
-    std::uint64_t restarts = 0; ///< route_restart events (R42)
+    std::uint64_t worker = 0;    ///< the current worker pid id, 0 when none
+    std::uint64_t restarts = 0;  ///< route_restart events (R42)
     std::uint64_t since_seq = 0; ///< the event that gave it its state or worker
 };
 
@@ -156,7 +156,7 @@ struct SupervisorView {
     sim::Instant exceeded_at;
     /// The latest sup_restart came after the limit tripped (restart_intensity reports it).
     bool exceeded_before_last = false;
-    std::string exceeded_child;  ///< the child whose exit tripped the limit
+    std::string exceeded_child; ///< the child whose exit tripped the limit
     std::uint64_t exceeded_pid = 0;
     std::string exceeded_reason; ///< that exit's reason
     bool terminated = false;
@@ -305,12 +305,12 @@ private:
     void end_taken(std::uint64_t id, std::uint64_t Ledger::*category);
 
     std::vector<ProcessView> processes_;
-    std::vector<Roles> roles_dense_;            // by pid id below dense_max
+    std::vector<Roles> roles_dense_;              // by pid id below dense_max
     std::map<std::uint64_t, Roles> roles_sparse_; // pid ids from dense_max
     static constexpr std::uint64_t dense_max = std::uint64_t{1} << 20;
     std::vector<std::pair<std::string, std::uint64_t>> registered_;
     std::vector<RouterView> routers_;
-    std::uint32_t last_router_ = none; // the router the last route event named
+    std::uint32_t last_router_ = none;       // the router the last route event named
     std::uint64_t routers_low_ = UINT64_MAX; // every router pid lies in [low, high]
     std::uint64_t routers_high_ = 0;
     std::vector<SupervisorView> supervisors_;
@@ -318,7 +318,7 @@ private:
     std::vector<PendingCall> calls_; // open calls in start order (ended ones erased)
     CallChange last_call_change_ = CallChange::None;
     std::pair<std::uint64_t, std::uint64_t> last_request_{0, 0}; // the last Request send: from, to
-    std::vector<MessageRecord> messages_; // by id
+    std::vector<MessageRecord> messages_;                        // by id
     // Ledger counts by class: the ending categories, and how many records are in each place.
     std::uint64_t sent_[message_class_count] = {};
     Ledger ends_[message_class_count];

@@ -26,15 +26,22 @@ struct Fixture {
     ~Fixture() { hand.bus.remove_sink(view); }
 
     void send(U id, U from, U to, U type, std::string_view msg) {
-        hand.emit(trace::send, {{trace::id, id}, {trace::from, from}, {trace::to, to},
-                                {trace::queue, U{2}}, {trace::type, type}, {trace::msg, msg}});
+        hand.emit(trace::send, {{trace::id, id},
+                                {trace::from, from},
+                                {trace::to, to},
+                                {trace::queue, U{2}},
+                                {trace::type, type},
+                                {trace::msg, msg}});
     }
     void drop(U pid, U id) {
-        hand.emit(trace::drop, {{trace::pid, pid}, {trace::id, id}, {trace::queue, U{2}},
+        hand.emit(trace::drop, {{trace::pid, pid},
+                                {trace::id, id},
+                                {trace::queue, U{2}},
                                 {trace::reason, "terminated"}});
     }
     void call(U caller, U ref) {
-        hand.emit(trace::call, {{trace::caller, caller}, {trace::ref, ref},
+        hand.emit(trace::call, {{trace::caller, caller},
+                                {trace::ref, ref},
                                 {trace::timeout_ns, std::int64_t{5'000'000'000}}});
     }
     void call_result(U caller, U ref) {
@@ -153,14 +160,18 @@ TEST(TopologyView, CountsASupervisorsRestartWindow) {
 TEST(TopologyView, KnowsASupervisorsChildren) {
     Fixture f;
     f.hand.spawn(1001, 1, "Supervisor");
-    f.hand.emit(trace::spawn, {{trace::pid, U{1002}}, {trace::parent, U{1001}},
-                               {trace::name, "w"}, {trace::behavior, "echo"},
+    f.hand.emit(trace::spawn, {{trace::pid, U{1002}},
+                               {trace::parent, U{1001}},
+                               {trace::name, "w"},
+                               {trace::behavior, "echo"},
                                {trace::kind, "Actor"}});
     f.hand.exit(1002);
     ASSERT_EQ(f.view.supervisor(1001)->children.size(), 1U);
     EXPECT_FALSE(f.view.supervisor(1001)->children[0].running);
-    f.hand.emit(trace::spawn, {{trace::pid, U{1003}}, {trace::parent, U{1001}},
-                               {trace::name, "w"}, {trace::behavior, "echo"},
+    f.hand.emit(trace::spawn, {{trace::pid, U{1003}},
+                               {trace::parent, U{1001}},
+                               {trace::name, "w"},
+                               {trace::behavior, "echo"},
                                {trace::kind, "Actor"}});
     const SupervisorChild& child = f.view.supervisor(1001)->children.at(0);
     EXPECT_EQ(child.pid, 1003U); // the next incarnation under the same name
@@ -266,10 +277,10 @@ TEST(TopologyView, AMonitorSetFeedsItsViewBeforeItsMonitors) {
     set.add(make_monitor("call_outcome", MonitorOptions{}));
     testing::HandTrace hand;
     hand.bus.add_sink(set);
-    hand.emit(trace::call, {{trace::caller, U{1005}}, {trace::ref, U{3}},
-                            {trace::timeout_ns, std::int64_t{1}}});
-    hand.emit(trace::call, {{trace::caller, U{1005}}, {trace::ref, U{3}},
-                            {trace::timeout_ns, std::int64_t{1}}});
+    hand.emit(trace::call,
+              {{trace::caller, U{1005}}, {trace::ref, U{3}}, {trace::timeout_ns, std::int64_t{1}}});
+    hand.emit(trace::call,
+              {{trace::caller, U{1005}}, {trace::ref, U{3}}, {trace::timeout_ns, std::int64_t{1}}});
     hand.bus.remove_sink(set);
     EXPECT_EQ(set.view().pending_calls().size(), 1U);
     ASSERT_EQ(set.find("call_outcome")->violations().size(), 1U); // started twice

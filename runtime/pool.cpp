@@ -42,7 +42,8 @@ Inspection Pool::handle_inspect(const PID&, const std::vector<std::string>&) {
     return statistics();
 }
 
-void Pool::terminate(const Error&) {}
+void Pool::terminate(const Error&) {
+}
 
 // -- queries ------------------------------------------------------------------------------
 
@@ -83,8 +84,8 @@ sim::Result<std::int64_t, Error> Pool::add_workers(std::int64_t count) {
         if (!push_worker(spawned.value())) {
             continue;
         }
-        process().node().world().emit(ev::PoolWorkers{process().pid().id, "add",
-                                                      spawned.value().id, workers_.size()});
+        process().node().world().emit(
+            ev::PoolWorkers{process().pid().id, "add", spawned.value().id, workers_.size()});
     }
     return static_cast<std::int64_t>(workers_.size());
 }

@@ -68,7 +68,9 @@ public:
 
     bool empty() const { return counts_.empty(); }
     /// Times entry `entry` was reached (0 when empty).
-    std::uint64_t at(std::size_t entry) const { return entry < counts_.size() ? counts_[entry] : 0; }
+    std::uint64_t at(std::size_t entry) const {
+        return entry < counts_.size() ? counts_[entry] : 0;
+    }
     /// Every entry's count, in entry order (none when empty).
     const std::vector<std::uint64_t>& counts() const { return counts_; }
     /// Times the entry named `key` was reached (0 for an unknown key).

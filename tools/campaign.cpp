@@ -97,7 +97,8 @@ double Stopwatch::seconds() const {
 }
 
 Stopwatch::Stopwatch() {
-    start_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    start_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 FailureRecord record_failure(std::uint64_t index, std::uint64_t seed, const RunResult& result) {
@@ -197,7 +198,9 @@ public:
             progress_.update(result_.runs, result_.failures.size(), result_.coverage);
         }
     }
-    void on_failure(FailureRecord record) override { result_.failures.push_back(std::move(record)); }
+    void on_failure(FailureRecord record) override {
+        result_.failures.push_back(std::move(record));
+    }
     void on_done() override { result_.coverage = tally_.as_map(); }
 
 private:

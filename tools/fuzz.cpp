@@ -152,8 +152,8 @@ std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOption
                   << ")\n";
     }
     const detail::Stopwatch clock;
-    ShrinkInput shrink{&input.document, first.seed, options.scheduler, options.semantics, &failing,
-                       first.key};
+    ShrinkInput shrink{&input.document,   first.seed, options.scheduler,
+                       options.semantics, &failing,   first.key};
     auto reproducer = shrink_failure(shrink);
     if (!reproducer) {
         std::cout << "  shrink failed: " << reproducer.error() << "\n";
@@ -174,8 +174,8 @@ std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOption
     for (const std::string& line : repro.witnesses) {
         std::cout << "    " << line << "\n";
     }
-    std::cout << "  shrunk: " << sizes_text(repro.before, repro.after) << "; "
-              << repro.candidates << " candidate runs in " << clock.seconds() << " s\n";
+    std::cout << "  shrunk: " << sizes_text(repro.before, repro.after) << "; " << repro.candidates
+              << " candidate runs in " << clock.seconds() << " s\n";
     const std::string replay =
         detail::replay_command(path.string(), repro.document, repro.result.semantics);
     std::cout << "  replay: " << replay << "\n";
@@ -229,7 +229,8 @@ int merge_command(const FuzzArgs& args) {
         }
     }
     print_coverage(result.coverage);
-    const std::filesystem::path path = std::filesystem::path(args.out) / (result.scenario + ".results.json");
+    const std::filesystem::path path =
+        std::filesystem::path(args.out) / (result.scenario + ".results.json");
     if (!write_file(path, merged.value().dump(2) + "\n")) {
         return exit_failed;
     }
@@ -302,8 +303,8 @@ std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) 
     for (const std::string& state : states) {
         const std::string prefix = state + std::string(pair_separator);
         bool header = false;
-        for (auto it = coverage.lower_bound(prefix); it != coverage.end() && it->first.starts_with(prefix);
-             ++it) {
+        for (auto it = coverage.lower_bound(prefix);
+             it != coverage.end() && it->first.starts_with(prefix); ++it) {
             if (!header) {
                 out << "    " << state << ":\n";
                 header = true;
@@ -418,8 +419,8 @@ int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& op
     const double rate =
         result.elapsed_s > 0 ? static_cast<double>(result.runs) / result.elapsed_s : 0;
     std::cout << "runs: " << result.runs << " in " << result.elapsed_s << " s ("
-              << static_cast<std::uint64_t>(rate) << " runs/s), failures: "
-              << result.failures.size() << "\n";
+              << static_cast<std::uint64_t>(rate)
+              << " runs/s), failures: " << result.failures.size() << "\n";
     const std::map<std::uint64_t, Shrunk> shrunk = report_failures(args, input, options, result);
     print_coverage(result.coverage);
     const std::filesystem::path results =

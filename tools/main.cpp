@@ -62,8 +62,7 @@ int run_demo_command(const DemoArgs& args) {
     std::cout << "scheduler: " << args.scheduler << "\n";
     std::cout << "stop: " << sim::stop_reason_name(result.outcome.reason) << " at "
               << sim::format_instant(result.outcome.end) << "\n";
-    std::cout << "events: " << result.outcome.events << " (trace " << result.trace_events
-              << ")\n";
+    std::cout << "events: " << result.outcome.events << " (trace " << result.trace_events << ")\n";
     std::cout << "hops: " << result.hops << "\n";
     std::cout << "decisions: " << result.decisions.size() << "\n";
     if (trace_file.is_open()) {
@@ -102,12 +101,12 @@ int main(int argc, char** argv) {
     CLI::App* demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
     demo->footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
     std::string demo_flag_error;
-    tools::add_seed_flag(*demo, "Root seed, 0 to 2^64-1",
-                         [&](std::uint64_t seed) { demo_args.seed = seed; }, demo_flag_error);
+    tools::add_seed_flag(
+        *demo, "Root seed, 0 to 2^64-1", [&](std::uint64_t seed) { demo_args.seed = seed; },
+        demo_flag_error);
     demo->add_option("--scheduler", demo_args.scheduler, "fifo, random or pct")
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
-    demo->add_option("--pct-depth", demo_args.pct_depth, "PCT bug depth")
-        ->check(CLI::Range(1, 64));
+    demo->add_option("--pct-depth", demo_args.pct_depth, "PCT bug depth")->check(CLI::Range(1, 64));
     demo->add_option("--tasks", demo_args.tasks, "Number of tasks")->check(CLI::Range(1, 100000));
     demo->add_option("--tokens", demo_args.tokens, "Number of tokens")
         ->check(CLI::Range(0, 1000000));
@@ -143,12 +142,14 @@ int main(int argc, char** argv) {
     fuzz->footer(help_footer("0 no run failed; 1 a run failed (its reproducer is written) or a "
                              "worker process died"));
     fuzz->add_option("file", fuzz_args.file, "Scenario file");
-    fuzz->add_option("--runs", fuzz_args.runs, "Number of runs (default 1000, or unbounded with --time)")
+    fuzz->add_option("--runs", fuzz_args.runs,
+                     "Number of runs (default 1000, or unbounded with --time)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
     fuzz->add_option("--time", fuzz_args.time, "Wall-clock budget (\"30s\")");
     std::string fuzz_flag_error;
-    tools::add_seed_flag(*fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
-                         [&](std::uint64_t seed) { fuzz_args.seed = seed; }, fuzz_flag_error);
+    tools::add_seed_flag(
+        *fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
+        [&](std::uint64_t seed) { fuzz_args.seed = seed; }, fuzz_flag_error);
     fuzz->add_option("--scheduler", fuzz_args.scheduler, "random or pct")
         ->check(CLI::IsMember({"random", "pct"}));
     fuzz->add_option("--semantics", fuzz_args.semantics, "documented or upstream")

@@ -21,11 +21,11 @@ using properties::is_kind;
 namespace {
 
 constexpr std::array<std::string_view, cover_state_count> state_names = {
-    "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove",
-    "absent"};
+    "running",         "dead",           "disabled", "pending_disable",
+    "pending_replace", "pending_remove", "absent"};
 
-constexpr std::array<std::string_view, 6> op_names = {"add",     "remove",  "disable",
-                                                      "enable",  "replace", "respawn"};
+constexpr std::array<std::string_view, 6> op_names = {"add",    "remove",  "disable",
+                                                      "enable", "replace", "respawn"};
 constexpr std::array<std::string_view, 4> admin_results = {"ok", "busy", "duplicate", "error"};
 
 CoverState parse_state(std::string_view text) {
@@ -74,8 +74,10 @@ std::string event_name(std::size_t event) {
                std::string(admin_results[offset % 4]);
     }
     static constexpr std::array<std::string_view, 7> rest = {
-        "pending_begins", "worker_exit_ends_pending", "restart:eager", "restart:lazy",
-        "restart:retry",  "fault:kill",               "fault:crash"};
+        "pending_begins", "worker_exit_ends_pending",
+        "restart:eager",  "restart:lazy",
+        "restart:retry",  "fault:kill",
+        "fault:crash"};
     return std::string(rest[event - static_cast<std::size_t>(CoverEvent::PendingBegins)]);
 }
 
@@ -119,12 +121,8 @@ std::size_t admin_offset(std::string_view op, std::string_view result) {
 
 RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario,
                            Options options, Fire fire)
-    : node_(&node),
-      harness_(&harness),
-      scenario_(&scenario),
-      options_(options),
-      fire_(std::move(fire)),
-      prng_(node.world().stream("faults.aim")) {
+    : node_(&node), harness_(&harness), scenario_(&scenario), options_(options),
+      fire_(std::move(fire)), prng_(node.world().stream("faults.aim")) {
     if (options_.aim) {
         // Swarm-style per-run intensity: some runs aim often, some rarely.
         static constexpr std::array<std::uint64_t, 6> one_in = {1, 2, 4, 8, 16, 64};
@@ -365,7 +363,8 @@ std::pair<std::string_view, std::uint64_t> route_name(const sim::TraceEvent& eve
 enum class Resolution : std::uint8_t { Owned, Registry, Discard, Failed };
 
 Resolution resolution_of(const sim::TraceEvent& event) {
-    const sim::TraceField* field = properties::find_field(event, properties::layout::route::resolution);
+    const sim::TraceField* field =
+        properties::find_field(event, properties::layout::route::resolution);
     if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
         return Resolution::Failed; // as an unknown text
     }
@@ -390,8 +389,10 @@ Resolution resolution_of(const sim::TraceEvent& event) {
 
 void RaceObserver::on_route(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, properties::layout::route::router);
-    const sim::TraceField* name_field = properties::find_field(event, properties::layout::route::name);
-    const bool named = name_field != nullptr && name_field->value.type() == sim::TraceValue::Type::Text;
+    const sim::TraceField* name_field =
+        properties::find_field(event, properties::layout::route::name);
+    const bool named =
+        name_field != nullptr && name_field->value.type() == sim::TraceValue::Type::Text;
     const std::string_view name = named ? name_field->value.as_text() : std::string_view();
     const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
     const Resolution resolution = resolution_of(event);
@@ -422,8 +423,8 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
 bool RaceObserver::call_routed(std::uint64_t router) {
     // A router routes the item it took in this step: a call when that item is a request.
     runtime::act::Router* behaviour = router_behaviour(router);
-    const bool is_call = behaviour != nullptr &&
-                         behaviour->current().type == runtime::MailboxType::Request;
+    const bool is_call =
+        behaviour != nullptr && behaviour->current().type == runtime::MailboxType::Request;
     if (options_.check_fresh) [[unlikely]] {
         constexpr auto request = static_cast<std::uint64_t>(runtime::MailboxType::Request);
         RS_ASSERT(is_call == (last_take_pid_ == router && last_take_type_ == request));
@@ -481,7 +482,8 @@ void RaceObserver::on_admin(const sim::TraceEvent& event) {
             before = op == "add" ? CoverState::Absent : CoverState::Dead;
         }
         const std::size_t offset = admin_offset(op, result);
-        count(before, static_cast<CoverEvent>(static_cast<std::size_t>(CoverEvent::AdminOk) + offset));
+        count(before,
+              static_cast<CoverEvent>(static_cast<std::size_t>(CoverEvent::AdminOk) + offset));
         if (is_pending(before)) {
             reach(Window::ManagementWhilePending);
         }
@@ -643,7 +645,9 @@ Coverage::Coverage(std::vector<std::uint64_t> counts) : counts_(std::move(counts
     RS_ASSERT(counts_.size() == detail::coverage_entries);
 }
 
-std::size_t Coverage::entries() { return detail::coverage_entries; }
+std::size_t Coverage::entries() {
+    return detail::coverage_entries;
+}
 
 const std::string& Coverage::name(std::size_t entry) {
     RS_ASSERT(entry < detail::coverage_entries);
