@@ -12,7 +12,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
 #include "tools/campaign_detail.hpp"

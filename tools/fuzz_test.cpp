@@ -14,8 +14,8 @@
 
 #include <gtest/gtest.h>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/loader.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/prng.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/fuzz.hpp"

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 
 namespace routesim::tools {
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
 #include "tools/shrink_detail.hpp"

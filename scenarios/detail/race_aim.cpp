@@ -3,7 +3,7 @@
 // timer in the faults lane; under PCT, also make the next pick a priority change point.
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "runtime/supervisor.hpp"
-#include "scenarios/builder.hpp"
+#include "scenarios/run/builder.hpp"
 #include "scenarios/detail/race_observer.hpp"
 #include "sim/assert.hpp"
 

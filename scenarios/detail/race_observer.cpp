@@ -9,7 +9,7 @@
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
-#include "scenarios/builder.hpp"
+#include "scenarios/run/builder.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::detail {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "runtime/node.hpp"
-#include "scenarios/detail/run_state.hpp"
-#include "scenarios/harness.hpp"
-#include "scenarios/model.hpp"
+#include "scenarios/run/detail/run_state.hpp"
+#include "scenarios/run/harness.hpp"
+#include "scenarios/format/model.hpp"
 #include "sim/prng.hpp"
 #include "sim/trace.hpp"
 

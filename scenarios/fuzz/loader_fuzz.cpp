@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "scenarios/fuzz/build_probe.hpp"
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::fuzz {
