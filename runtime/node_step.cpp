@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 

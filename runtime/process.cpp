@@ -2,7 +2,7 @@
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/process.hpp"
 
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 

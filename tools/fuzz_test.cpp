@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/testing_mutation.hpp"
 #include "scenarios/format/loader.hpp"
 #include "scenarios/run/runner.hpp"
 #include "sim/prng.hpp"
@@ -458,9 +459,9 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
         const Loaded loaded = load(file);
         for (std::uint64_t index = 0; index < 40; index++) {
             scenarios::RunSettings fresh = fuzz_settings(run_seed(11, index), sim::Policy::Random, std::nullopt);
-            fresh.mutation = mutations[index % mutations.size()];
             scenarios::RunSettings reused = fresh;
             reused.monitors = &kit;
+            const runtime::MutationScope broken(mutations[index % mutations.size()]);
             const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);
             const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, fresh);
             ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
@@ -532,8 +533,8 @@ TEST(FuzzCoverage, KeptRouteStatesAreTheRouteTables) {
         for (std::uint64_t index = 0; index < 48; index++) {
             scenarios::RunSettings settings =
                 fuzz_settings(run_seed(5, index), policies[index % 2], profiles[(index / 2) % 2]);
-            settings.mutation = mutations[(index / 4) % mutations.size()];
             settings.check_observer = true;
+            const runtime::MutationScope broken(mutations[(index / 4) % mutations.size()]);
             const scenarios::RunResult result = scenarios::run_scenario(loaded.scenario, settings);
             for (const std::string& window : scenarios::coverage_windows()) {
                 windows += result.coverage.times("window:" + window);

@@ -52,9 +52,8 @@ void expect_quoted(const Quote& quote) {
         std::string(ROUTESIM_SOURCE_DIR) + "/scenarios/examples/" + std::string(quote.example);
     auto loaded = load_scenario_file(path);
     ASSERT_TRUE(loaded.has_value()) << path;
-    RunSettings settings;
-    settings.mutation = quote.mutation;
-    const RunResult result = run_scenario(loaded.value(), settings);
+    const runtime::MutationScope broken(quote.mutation);
+    const RunResult result = run_scenario(loaded.value());
     const std::string summary = format_summary(loaded.value(), result);
     const std::string line = first_violation(summary, quote.invariant);
     ASSERT_FALSE(line.empty()) << quote.example << " with mutation "

@@ -63,8 +63,7 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
       settings_(settings),
       world_(world_options(scenario, settings)),
       node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(settings.semantics.value_or(
-                                             scenario.run.semantics)),
-                                         .mutation = settings.mutation}),
+                                             scenario.run.semantics))}),
       step_clock_(world_, node_),
       harness_(node_, scenario),
       workload_prng_(world_.stream("workload")),

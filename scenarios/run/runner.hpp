@@ -121,9 +121,6 @@ struct RunSettings {
     /// Test-only: the race observer asserts that each route state it keeps instead of asking
     /// the router again is the one the router's table holds (RaceObserver::Options).
     bool check_observer = false;
-    /// Test-only: a deliberately broken runtime rule (runtime/testing_mutation.hpp), so that
-    /// tests can watch whole runs fail their invariants. Never set outside tests.
-    runtime::Mutation mutation = runtime::Mutation::None;
 };
 
 /// A random fault that fired, written so that a timeline action can pin it: `verb` at `at`,
