@@ -17,8 +17,8 @@
 
 namespace routesim::scenarios {
 
-/// A fault about to fire (a timed fault of `faults.kill` / `faults.admin`, or one an instrument aims
-/// at a racy moment: RunInstrument).
+/// A fault about to fire (a timed fault of `faults.kill` / `faults.admin`, or one that an
+/// instrument aims at a racy moment: RunInstrument).
 struct FaultOrder {
     /// Kill, Crash, or a management verb.
     Verb verb = Verb::Kill;

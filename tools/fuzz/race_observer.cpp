@@ -256,6 +256,30 @@ bool is(const sim::TraceEvent& event, std::uint64_t kind) {
     return kind == Event::kind.hash && sim::is_event_kind<Event>(event.kind);
 }
 
+/// Field `Member` of an event known to be of its kind, where the kind's one field table puts
+/// it (sim::event_field_index): the commonest event read here (route) is read this way
+/// instead of decoding every field.
+template <auto Member>
+const sim::TraceValue& value_of(const sim::TraceEvent& event) {
+    constexpr std::size_t index = sim::event_field_index<Member>();
+    RS_ASSERT(index < event.field_count);
+    return event.fields[index].value;
+}
+
+/// A route event's resolution, by the text the codec writes for it (its hash first).
+ev::Resolution resolution_of(const sim::TraceValue& value) {
+    static constexpr std::array<std::uint64_t, 3> hashes = {
+        sim::fnv1a64(ev::resolution_names[0]), sim::fnv1a64(ev::resolution_names[1]),
+        sim::fnv1a64(ev::resolution_names[2])};
+    const std::uint64_t hash = value.hash_word();
+    for (std::size_t i = 0; i < hashes.size(); i++) {
+        if (hash == hashes[i] && value.as_text() == ev::resolution_names[i]) {
+            return static_cast<ev::Resolution>(i);
+        }
+    }
+    return ev::Resolution::Failed;
+}
+
 } // namespace
 
 void RaceObserver::on_event(const sim::TraceEvent& event) {
@@ -321,16 +345,15 @@ void RaceObserver::on_other(const sim::TraceEvent& event) {
         on_pool_forward(*sim::decode<ev::PoolForward>(event));
     } else if (is<ev::Exit>(event, kind)) {
         // A router's routes end with it, and it emits route events only while it runs.
-        const std::uint64_t pid = sim::decode<ev::Exit>(event)->pid;
+        const std::uint64_t pid = value_of<&ev::Exit::pid>(event).as_uint();
         drop_router(pid);
         if (!routers_.empty()) {
             std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
         }
-    } else if (is<ev::Log>(event, kind)) {
-        const ev::Log log = *sim::decode<ev::Log>(event);
-        if (log.level == "error") {
-            drop_router(log.pid); // a failed respawn's log names no route
-        }
+    } else if (is<ev::Log>(event, kind) &&
+               value_of<&ev::Log::level>(event).as_text() == "error") {
+        // A failed respawn's log names no route.
+        drop_router(value_of<&ev::Log::pid>(event).as_uint());
     }
 }
 
@@ -350,13 +373,15 @@ void RaceObserver::drop_router(std::uint64_t pid) {
 }
 
 void RaceObserver::on_route(const sim::TraceEvent& event) {
-    const ev::Route route = *sim::decode<ev::Route>(event);
-    const std::uint64_t router = route.router.value;
-    const std::string_view name = route.name.text;
-    const std::uint64_t name_hash = route.name.hash;
-    const ev::Resolution resolution = route.resolution;
+    // The fields this reads, by the route kind's table (on_event checked the kind).
+    const std::uint64_t router = value_of<&ev::Route::router>(event).as_uint();
+    const sim::TraceValue& name_value = value_of<&ev::Route::name>(event);
+    const std::string_view name = name_value.as_text();
+    const std::uint64_t name_hash = name_value.hash_word();
+    const ev::Resolution resolution = resolution_of(value_of<&ev::Route::resolution>(event));
+    const std::uint64_t worker = value_of<&ev::Route::worker>(event).as_uint();
     const bool aims = options_.aim && resolution == ev::Resolution::Owned && still_aiming() &&
-                      route.worker != 0;
+                      worker != 0;
     if ((!options_.coverage || resolution == ev::Resolution::Discard) && !aims) {
         return;
     }
@@ -375,7 +400,7 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
         }
     }
     if (aims && wants_aim()) {
-        aim_at_route(route.worker, router, name, is_call);
+        aim_at_route(worker, router, name, is_call);
     }
 }
 
