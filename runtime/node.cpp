@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "runtime/trace_keys.hpp"
+#include "runtime/events.hpp"
 #include "runtime/detail/mutation_hook.hpp"
 #include "sim/assert.hpp"
 
@@ -128,15 +128,12 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     table_.push_back(std::move(owned));
     table_size_ = table_.size();
     live_count_++;
-    world_.emit(trace::spawn, {{trace::pid, pid.id},
-                               {trace::parent, parent_pid.id},
-                               {trace::name, trace::atom_value(name)},
-                               {trace::behavior, process.behavior_->behavior_name()},
-                               {trace::kind, process.behavior_->kind_name()}});
+    world_.emit(ev::Spawn{pid.id, parent_pid.id, ev::text(name), process.behavior_->behavior_name(),
+                          process.behavior_->kind_name()});
     if (!name.empty()) {
         names_[name].pid = pid;
         process.name_ = name;
-        world_.emit(trace::register_name, {{trace::pid, pid.id}, {trace::name, trace::atom_value(name)}});
+        world_.emit(ev::Register{pid.id, ev::text(name)});
     }
     const Status status = run_init(process, args);
     if (!status) {
@@ -178,10 +175,8 @@ Status Node::run_init(Process& process, const Args& args) {
 }
 
 void Node::finish_failed_init(Process& process, const Error& reason) {
-    world_.emit(trace::spawn_failed, {{trace::pid, process.pid_.id},
-                                      {trace::parent, process.parent_.id},
-                                      {trace::name, trace::atom_value(process.name_)},
-                                      {trace::reason, reason.message()}});
+    world_.emit(ev::SpawnFailed{process.pid_.id, process.parent_.id, ev::text(process.name_),
+                                reason.message()});
     process.state_ = ProcessState::Terminated;
     live_count_--;
     if (!process.name_.empty()) {
@@ -218,9 +213,7 @@ Status Behavior::process_panic() {
 
 Status Node::panicked(Process& process) {
     // A callback that throws is a panic (§4.2); nothing reaches the scheduler.
-    world_.emit(trace::log, {{trace::pid, process.pid_.id},
-                             {trace::level, "error"},
-                             {trace::text, "panic in callback"}});
+    world_.emit(ev::Log{process.pid_.id, "error", "panic in callback"});
     return runtime::stop(Error::panic());
 }
 
@@ -255,35 +248,27 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
         return deliver(*target, queue, std::move(message));
     }
     const std::string target_text = to_string(to);
-    world_.emit(trace::send_failed, {{trace::from, from_pid.id},
-                                     {trace::to, std::string_view(target_text)},
-                                     {trace::type, mailbox_type_name(message.type)},
-                                     {trace::msg, message.message.type_name()},
-                                     {trace::err, ergo_name(failure)}});
+    world_.emit(ev::SendFailed{from_pid.id, target_text, mailbox_type_name(message.type),
+                               message.message.type_name(), ergo_name(failure)});
     return sim::fail(failure);
 }
 
 SendResult Node::reject_full(Process& target, std::uint64_t from_id, MailboxType type,
                              std::string_view message_name) {
-    world_.emit(trace::send_failed, {{trace::from, from_id},
-                                     {trace::to, target.pid_.id},
-                                     {trace::type, mailbox_type_name(type)},
-                                     {trace::msg, message_name},
-                                     {trace::err, ergo_name(Err::ProcessMailboxFull)}});
+    world_.emit(ev::SendFailed{from_id, target.pid_.id, mailbox_type_name(type), message_name,
+                               ergo_name(Err::ProcessMailboxFull)});
     return sim::fail(Err::ProcessMailboxFull);
 }
 
 // The positions of a process's id in the events of the delivery hot path (deliver_item in
 // node_impl.hpp, take_one in node_step.cpp); the bus checks each premix whenever sinks listen.
 Process::IdLanes Node::id_lanes(std::uint64_t id) {
-    using sim::TraceHasher;
-    constexpr auto uint = sim::TraceValue::Type::Uint;
     return Process::IdLanes{
-        .send_from = TraceHasher::premix(trace::from.hash, uint, id, 1),
-        .send_to = TraceHasher::premix(trace::to.hash, uint, id, 2),
-        .forward_by = TraceHasher::premix(trace::by.hash, uint, id, 1),
-        .forward_to = TraceHasher::premix(trace::to.hash, uint, id, 2),
-        .take_pid = TraceHasher::premix(trace::pid.hash, uint, id, 0),
+        .send_from = sim::field_premix<&ev::Send::from>(id),
+        .send_to = sim::field_premix<&ev::Send::to>(id),
+        .forward_by = sim::field_premix<&ev::Forward::by>(id),
+        .forward_to = sim::field_premix<&ev::Forward::to>(id),
+        .take_pid = sim::field_premix<&ev::Take::pid>(id),
     };
 }
 
@@ -321,8 +306,7 @@ void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
                            MailboxType::Exit};
     if (!deliver(*target, Queue::Urgent, std::move(message))) {
         // §1.4: an exit into a full Urgent queue is dropped; the link never fires.
-        world_.emit(trace::signal_lost, {{trace::from, from.id}, {trace::to, to.id},
-                                         {trace::reason, "urgent queue full"}});
+        world_.emit(ev::SignalLost{from.id, to.id, "urgent queue full"});
     }
 }
 

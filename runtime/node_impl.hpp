@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "runtime/node.hpp"
-#include "runtime/trace_keys.hpp"
+#include "runtime/events.hpp"
 
 namespace routesim::runtime {
 
@@ -24,11 +24,11 @@ struct IsNewMessage<Node::NewMessage<Payload>> : std::true_type {};
 
 /// The trace name of a payload and its hash, as the Message it is or becomes reports them.
 template <class Payload>
-[[gnu::always_inline]] inline sim::TraceValue payload_name(const Payload& payload) {
+[[gnu::always_inline]] inline ev::Text payload_name(const Payload& payload) {
     if constexpr (std::is_same_v<Payload, Message>) {
-        return sim::TraceValue(payload.type_name(), payload.type_name_hash());
+        return ev::Text(payload.type_name(), payload.type_name_hash());
     } else {
-        return sim::TraceValue(Message::type_name_of(payload), Message::type_name_hash_of(payload));
+        return ev::Text(Message::type_name_of(payload), Message::type_name_hash_of(payload));
     }
 }
 
@@ -51,38 +51,27 @@ template <class Item>
         // §1.4: each queue is capped separately.
         if constexpr (is_new) {
             return reject_full(target, message.from.id, message.type,
-                               detail::payload_name(message.payload).as_text());
+                               detail::payload_name(message.payload).text);
         } else {
             return reject_full(target, message.from.id, message.type,
                                message.message.type_name());
         }
     }
     if (forwarder == nullptr) {
-        const auto [from, name] = [&message] {
-            if constexpr (is_new) {
-                return std::pair{sim::TraceValue::premixed(message.from.id, message.from_lane),
-                                 detail::payload_name(message.payload)};
-            } else {
-                return std::pair{sim::TraceValue(message.from.id),
-                                 detail::payload_name(message.message)};
-            }
-        }();
-        world_.emit(trace::send, {{trace::id, message.id},
-                                  {trace::from, from},
-                                  {trace::to, sim::TraceValue::premixed(
-                                                  target.pid_.id, target.id_lanes_.send_to)},
-                                  {trace::queue, static_cast<std::uint64_t>(queue)},
-                                  {trace::type, static_cast<std::uint64_t>(message.type)},
-                                  {trace::msg, name}});
+        if constexpr (is_new) {
+            world_.emit(ev::Send{message.id, sim::PremixedId(message.from.id, message.from_lane),
+                                 sim::PremixedId(target.pid_.id, target.id_lanes_.send_to), queue,
+                                 message.type, detail::payload_name(message.payload)});
+        } else {
+            world_.emit(ev::Send{message.id, message.from.id,
+                                 sim::PremixedId(target.pid_.id, target.id_lanes_.send_to), queue,
+                                 message.type, detail::payload_name(message.message)});
+        }
     } else {
-        world_.emit(trace::forward,
-                    {{trace::id, message.id},
-                     {trace::by, sim::TraceValue::premixed(forwarder->pid_.id,
-                                                           forwarder->id_lanes_.forward_by)},
-                     {trace::to,
-                      sim::TraceValue::premixed(target.pid_.id, target.id_lanes_.forward_to)},
-                     {trace::from, message.from.id},
-                     {trace::queue, static_cast<std::uint64_t>(queue)}});
+        world_.emit(ev::Forward{message.id,
+                                sim::PremixedId(forwarder->pid_.id, forwarder->id_lanes_.forward_by),
+                                sim::PremixedId(target.pid_.id, target.id_lanes_.forward_to),
+                                message.from.id, queue});
     }
     // A growth never moves a taken message, so `message` stays valid even when it is the
     // message being handled in this very queue (a forward to oneself).

@@ -5,7 +5,7 @@
 #include <bit>
 
 #include "runtime/node_impl.hpp"
-#include "runtime/trace_keys.hpp"
+#include "runtime/events.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
@@ -69,12 +69,8 @@ void Node::run_steps(sim::World& world, sim::TaskId first) {
         process.queued_mask_ &= static_cast<std::uint8_t>(~(1U << index));
     }
     process.taken_++;
-    world_.emit(trace::take, {{trace::pid, sim::TraceValue::premixed(process.pid_.id,
-                                                                     process.id_lanes_.take_pid)},
-                              {trace::id, message.id},
-                              {trace::queue, static_cast<std::uint64_t>(chosen)},
-                              {trace::type, static_cast<std::uint64_t>(message.type)},
-                              {trace::from, message.from.id}});
+    world_.emit(ev::Take{sim::PremixedId(process.pid_.id, process.id_lanes_.take_pid), message.id,
+                         chosen, message.type, message.from.id});
     // Fault points: a panic at message take (an injected crash follows the panic path). One
     // test for both a fault plan with rules and a watched process; take_panics looks closer.
     if ((world_.faults().has_rules() | process.take_watched_) &&
@@ -113,9 +109,7 @@ void Node::resume_call(Process& process) {
     }
     std::string scratch;
     const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
-    world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
-                                     {trace::ref, wait->ref.id},
-                                     {trace::outcome, outcome}});
+    world_.emit(ev::CallResult{process.pid_.id, wait->ref.id, outcome});
     process.flags_.in_step = true;
     const Status status = invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
     after_callback(process, status);
@@ -186,7 +180,7 @@ bool Node::take_panics(Process& process, const MailboxMessage& message) {
 
 void Node::schedule_unbusy(Process& process, sim::Duration cost) {
     process.flags_.busy = true;
-    world_.emit(trace::busy, {{trace::pid, process.pid_.id}, {trace::cost_ns, cost.count_ns()}});
+    world_.emit(ev::Busy{process.pid_.id, cost.count_ns()});
     const PID pid = process.pid_;
     world_.schedule_after(cost, [this, pid] {
         Process* target = find(pid);
@@ -227,16 +221,10 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
         if (!read_at_once) {
             caller->stale_responses_++;
         }
-        world_.emit(trace::response_dropped, {{trace::from, from.id},
-                                              {trace::to, to.id},
-                                              {trace::ref, ref.id},
-                                              {trace::why, "no matching call"}});
+        world_.emit(ev::ResponseDropped{from.id, to.id, ref.id, "no matching call"});
         return {};
     }
-    world_.emit(trace::response, {{trace::from, from.id},
-                                  {trace::to, to.id},
-                                  {trace::ref, ref.id},
-                                  {trace::outcome, outcome}});
+    world_.emit(ev::Response{from.id, to.id, ref.id, outcome});
     world_.cancel(caller->wait_->timer);
     caller->wait_->result = std::move(result);
     if (!caller->flags_.in_step && !caller->flags_.runnable) {
@@ -266,9 +254,7 @@ void Node::abandon_call(Process& process) {
     // call ends exactly once in the trace (DESIGN.md call_outcome). The continuation never
     // runs and a later response is dropped as unmatched.
     world_.cancel(process.wait_->timer);
-    world_.emit(trace::call_result, {{trace::caller, process.pid_.id},
-                                     {trace::ref, process.wait_->ref.id},
-                                     {trace::outcome, "abandoned"}});
+    world_.emit(ev::CallResult{process.pid_.id, process.wait_->ref.id, "abandoned"});
     process.wait_.reset();
 }
 
@@ -279,7 +265,7 @@ SendResult Node::kill(const PID& pid) {
     if (process == nullptr || process->state_ == ProcessState::Init) {
         return sim::fail(Err::ProcessUnknown);
     }
-    world_.emit(trace::kill, {{trace::pid, pid.id}, {trace::state, state_name(process->state_)}});
+    world_.emit(ev::Kill{pid.id, state_name(process->state_)});
     switch (process->state_) {
     case ProcessState::Sleep:
         // §3.3: a sleeping process is torn down at once.
@@ -324,10 +310,7 @@ void Node::begin_termination(Process& process, Error reason) {
 void Node::drop_queued(Process& process, std::string_view why) {
     for (std::size_t q = 0; q < 4; q++) {
         process.queues_[q].for_each([&](const MailboxMessage& message) {
-            world_.emit(trace::drop, {{trace::pid, process.pid_.id},
-                                      {trace::id, message.id},
-                                      {trace::queue, static_cast<std::uint64_t>(q)},
-                                      {trace::reason, why}});
+            world_.emit(ev::Drop{process.pid_.id, message.id, static_cast<Queue>(q), why});
         });
         process.queues_[q].clear();
     }
@@ -344,16 +327,10 @@ void Node::preserve_queued(Process& process) {
             const bool keep = queue != Queue::Log && message.type != MailboxType::Exit &&
                               message.type != MailboxType::Inspect;
             if (!keep) {
-                world_.emit(trace::drop, {{trace::pid, process.pid_.id},
-                                          {trace::id, message.id},
-                                          {trace::queue, static_cast<std::uint64_t>(q)},
-                                          {trace::reason, "terminated"}});
+                world_.emit(ev::Drop{process.pid_.id, message.id, queue, "terminated"});
                 return;
             }
-            world_.emit(trace::preserve, {{trace::pid, process.pid_.id},
-                                          {trace::id, message.id},
-                                          {trace::queue, static_cast<std::uint64_t>(q)},
-                                          {trace::parent, process.parent_.id}});
+            world_.emit(ev::Preserve{process.pid_.id, message.id, queue, process.parent_.id});
             stash.messages.push_back(PreservedMessage{queue, message});
         });
         process.queues_[q].clear();
@@ -379,10 +356,7 @@ void Node::drop_preserved_of(const PID& parent) {
             continue;
         }
         for (const PreservedMessage& item : it->messages) {
-            world_.emit(trace::drop, {{trace::pid, it->pid.id},
-                                      {trace::id, item.message.id},
-                                      {trace::queue, static_cast<std::uint64_t>(item.queue)},
-                                      {trace::reason, "parent_terminated"}});
+            world_.emit(ev::Drop{it->pid.id, item.message.id, item.queue, "parent_terminated"});
         }
     }
     preserved_.erase(kept, preserved_.end());
@@ -413,9 +387,7 @@ void Node::teardown(Process& process, const Error& reason) {
         abandon_call(process);
     }
     const std::string reason_text = reason.message();
-    world_.emit(trace::exit, {{trace::pid, process.pid_.id},
-                              {trace::reason, std::string_view(reason_text)},
-                              {trace::name, trace::atom_value(process.name_)}});
+    world_.emit(ev::Exit{process.pid_.id, reason_text, ev::text(process.name_)});
     // Messages left in the mailbox are discarded (§3.2); each is traced for the ledger. Our
     // preserve_mailbox extension keeps the user messages for a live parent instead.
     if (process.options_.preserve_mailbox && find(process.parent_) != nullptr) {
@@ -437,9 +409,7 @@ void Node::teardown(Process& process, const Error& reason) {
     try {
         process.behavior_->process_terminate(reason);
     } catch (...) {
-        world_.emit(trace::log, {{trace::pid, process.pid_.id},
-                                 {trace::level, "error"},
-                                 {trace::text, "panic in terminate"}});
+        world_.emit(ev::Log{process.pid_.id, "error", "panic in terminate"});
     }
     graveyard_.push_back(std::move(table_[process.pid_.id - first_pid_id]));
     has_graveyard_ = true;
@@ -469,7 +439,7 @@ void Node::release_name(Atom name, const Error& propagated, bool unregistered) {
     const PID owner = entry->second.pid;
     std::vector<Relation> consumers = std::move(entry->second.consumers);
     names_.erase(entry);
-    world_.emit(trace::unregister_name, {{trace::pid, owner.id}, {trace::name, trace::atom_value(name)}});
+    world_.emit(ev::Unregister{owner.id, ev::text(name)});
     // §2.2, §3.4: name linkers and monitors hear from the core PID; an explicit unregister
     // gives ErrUnregistered.
     const Error reason = unregistered ? Error(Err::Unregistered) : propagated;
@@ -542,9 +512,7 @@ SendResult Node::add_relation(Process& consumer, Address target, bool is_monitor
         consumer.links_out_.push_back(target.pid());
     }
     const std::string target_text = to_string(target);
-    world_.emit(trace::link, {{trace::consumer, consumer.pid_.id},
-                              {trace::target, std::string_view(target_text)},
-                              {trace::monitor, is_monitor}});
+    world_.emit(ev::Link{consumer.pid_.id, target_text, is_monitor});
     return {};
 }
 

@@ -13,16 +13,13 @@ namespace {
 constexpr std::size_t workers_cap_factor = 100; // Ergo: queue limit = 100 × PoolSize (§5)
 
 // pool_forward outcomes with their text hashes computed at compile time (hot path).
-constexpr sim::TraceValue outcome_value(std::string_view text) {
-    return sim::TraceValue(text, sim::fnv1a64(text));
-}
-constexpr sim::TraceValue outcome_ok = outcome_value("ok");
-constexpr sim::TraceValue outcome_full = outcome_value("full");
-constexpr sim::TraceValue outcome_dead = outcome_value("dead");
-constexpr sim::TraceValue outcome_respawned = outcome_value("respawned");
-constexpr sim::TraceValue outcome_respawn_failed = outcome_value("respawn_failed");
-constexpr sim::TraceValue outcome_respawn_forward_failed = outcome_value("respawn_forward_failed");
-constexpr sim::TraceValue outcome_unhandled = outcome_value("unhandled");
+constexpr ev::Text outcome_ok{"ok"};
+constexpr ev::Text outcome_full{"full"};
+constexpr ev::Text outcome_dead{"dead"};
+constexpr ev::Text outcome_respawned{"respawned"};
+constexpr ev::Text outcome_respawn_failed{"respawn_failed"};
+constexpr ev::Text outcome_respawn_forward_failed{"respawn_forward_failed"};
+constexpr ev::Text outcome_unhandled{"unhandled"};
 
 bool is_dead_worker(Err err) {
     return err == Err::ProcessUnknown || err == Err::ProcessTerminated;
@@ -87,11 +84,8 @@ sim::Result<std::int64_t, Error> Pool::add_workers(std::int64_t count) {
         if (!push_worker(spawned.value())) {
             continue;
         }
-        process().node().world().emit(trace::pool_workers,
-                                      {{trace::pool_key_pool, process().pid().id},
-                                       {trace::what, "add"},
-                                       {trace::pool_key_worker, spawned.value().id},
-                                       {trace::pool_key_size, std::uint64_t{workers_.size()}}});
+        process().node().world().emit(ev::PoolWorkers{process().pid().id, "add",
+                                                      spawned.value().id, workers_.size()});
     }
     return static_cast<std::int64_t>(workers_.size());
 }
@@ -109,11 +103,8 @@ sim::Result<std::int64_t, Error> Pool::remove_workers(std::int64_t count) {
         workers_.pop_front();
         // The worker may be dead already; Ergo ignores the error.
         (void)process().send_exit(worker, Error::normal());
-        process().node().world().emit(trace::pool_workers,
-                                      {{trace::pool_key_pool, process().pid().id},
-                                       {trace::what, "remove"},
-                                       {trace::pool_key_worker, worker.id},
-                                       {trace::pool_key_size, std::uint64_t{workers_.size()}}});
+        process().node().world().emit(
+            ev::PoolWorkers{process().pid().id, "remove", worker.id, workers_.size()});
     }
     return static_cast<std::int64_t>(workers_.size());
 }
@@ -288,23 +279,17 @@ sim::Result<PID, Error> Pool::spawn_worker() {
 
 bool Pool::push_worker(const PID& worker) {
     if (workers_.size() >= workers_max_) {
-        process().node().world().emit(trace::pool_workers,
-                                      {{trace::pool_key_pool, process().pid().id},
-                                       {trace::what, "lost"},
-                                       {trace::pool_key_worker, worker.id},
-                                       {trace::pool_key_size, std::uint64_t{workers_.size()}}});
+        process().node().world().emit(
+            ev::PoolWorkers{process().pid().id, "lost", worker.id, workers_.size()});
         return false;
     }
     workers_.push_back(worker);
     return true;
 }
 
-void Pool::emit_forward(std::uint64_t id, const PID& worker, sim::TraceValue outcome) {
+void Pool::emit_forward(std::uint64_t id, const PID& worker, ev::Text outcome) {
     RS_ASSERT(world_ != nullptr);
-    world_->emit(trace::pool_forward, {{trace::pool_key_pool, self_id_},
-                                       {trace::id, id},
-                                       {trace::pool_key_worker, worker.id},
-                                       {trace::outcome, outcome}});
+    world_->emit(ev::PoolForward{self_id_, id, worker.id, outcome});
 }
 
 } // namespace routesim::runtime::act

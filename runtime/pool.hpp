@@ -15,23 +15,6 @@
 #include "runtime/trace_keys.hpp"
 
 namespace routesim::runtime {
-namespace trace {
-
-// One event per forward attempt and one per message nobody took (§5 forward algorithm).
-// outcome: "ok", "full" (tried the next worker), "dead" (worker gone; a respawn follows),
-// "respawned" (forwarded to the fresh worker), "respawn_failed" (the spawn failed and the dead
-// worker left the pool), "respawn_forward_failed" (the fresh worker refused the message), and
-// "unhandled" (worker 0: every attempt failed; the message is dropped).
-inline constexpr TraceKey pool_forward{"pool_forward"}; // pool id worker outcome
-// The round-robin queue changed outside a forward: what = "add", "remove" or "lost" (a push
-// beyond Ergo's cap of 100 × pool size, silently lost in Ergo).
-inline constexpr TraceKey pool_workers{"pool_workers"}; // pool what worker size
-inline constexpr TraceKey pool_key_pool{"pool"};
-inline constexpr TraceKey pool_key_worker{"worker"};
-inline constexpr TraceKey pool_key_size{"size"};
-
-} // namespace trace
-
 namespace act {
 
 /// What a Pool's init returns (§5 PoolOptions).
@@ -112,7 +95,7 @@ private:
     Attempt respawn(const MailboxMessage& message);
     sim::Result<PID, Error> spawn_worker();
     bool push_worker(const PID& worker);
-    void emit_forward(std::uint64_t id, const PID& worker, sim::TraceValue outcome);
+    void emit_forward(std::uint64_t id, const PID& worker, ev::Text outcome);
     Inspection merged_inspection(const PID& from, const std::vector<std::string>& items);
 
     sim::World* world_ = nullptr; // cached at init for the hot path

@@ -3,7 +3,7 @@
 #include "runtime/process.hpp"
 
 #include "runtime/node_impl.hpp"
-#include "runtime/trace_keys.hpp"
+#include "runtime/events.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
@@ -63,7 +63,7 @@ sim::Result<sim::TimerId, Err> Process::send_after(Address to, Message message,
         Process* sender = node.find(from);
         const MessagePriority priority =
             sender != nullptr ? sender->options_.send_priority : MessagePriority::Normal;
-        node.world().emit(trace::timer, {{trace::from, from.id}, {trace::what, "send_after"}});
+        node.world().emit(ev::Timer{from.id, "send_after"});
         MailboxMessage item{from, Ref{}, message, 0, Atom(), MailboxType::Regular};
         (void)node.route(sender, from, to, std::move(item), queue_for(priority));
     });
@@ -91,9 +91,7 @@ SendResult Process::call(Address to, Message request, CallOptions options, CallC
     // §2.4: CallWithTimeout with t < 1 means the default timeout.
     const sim::Duration timeout =
         options.timeout > sim::Duration::zero() ? options.timeout : CallOptions{}.timeout;
-    node_.world().emit(trace::call, {{trace::caller, pid_.id},
-                                     {trace::ref, ref.id},
-                                     {trace::timeout_ns, timeout.count_ns()}});
+    node_.world().emit(ev::Call{pid_.id, ref.id, timeout.count_ns()});
     stale_responses_ = 0;
     Node& node = node_;
     const PID caller = pid_;
@@ -144,7 +142,7 @@ SendResult Process::register_name(Atom name) {
     }
     node_.names_[name].pid = pid_;
     name_ = name;
-    node_.world().emit(trace::register_name, {{trace::pid, pid_.id}, {trace::name, trace::atom_value(name)}});
+    node_.world().emit(ev::Register{pid_.id, ev::text(name)});
     return {};
 }
 
@@ -218,7 +216,7 @@ void Process::run_outside(const std::function<void()>& operation) {
 }
 
 void Process::log(std::string_view level, std::string_view text) {
-    node_.world().emit(trace::log, {{trace::pid, pid_.id}, {trace::level, level}, {trace::text, text}});
+    node_.world().emit(ev::Log{pid_.id, level, text});
 }
 
 } // namespace routesim::runtime

@@ -13,12 +13,6 @@
 namespace routesim::runtime::act {
 namespace {
 
-// Constant trace values, hashed at compile time (the routing hot path emits them).
-constexpr sim::TraceValue resolution_owned{"owned"};
-constexpr sim::TraceValue resolution_registry{"registry"};
-constexpr sim::TraceValue resolution_discard{"discard"};
-constexpr sim::TraceValue resolution_failed{"failed"};
-
 bool is_dead_target(Err err) {
     return err == Err::ProcessUnknown || err == Err::ProcessTerminated;
 }
@@ -210,29 +204,16 @@ std::optional<std::size_t> Router::find(const PID& pid) const {
     return std::nullopt;
 }
 
-std::string_view Router::state_name(std::size_t index) const {
+RouteState Router::route_state(std::size_t index) const {
+    RS_ASSERT(index < table_.size());
     const Entry& entry = table_[index];
-    switch (entry.pending) {
-    case RoutePending::Disable:
-        return "pending_disable";
-    case RoutePending::Replace:
-        return "pending_replace";
-    case RoutePending::Remove:
-        return "pending_remove";
-    case RoutePending::None:
-        break;
-    }
-    if (entry.disabled) {
-        return "disabled";
-    }
-    return entry.pid.empty() ? "dead" : "running";
+    return route_state_of(entry.pending, entry.disabled, !entry.pid.empty());
 }
 
 // -- Behavior -----------------------------------------------------------------------------
 
 Status Router::process_init(const Args& args) {
-    route_router_lane_ = sim::TraceHasher::premix(trace::router.hash, sim::TraceValue::Type::Uint,
-                                                  self().id, 0);
+    route_router_lane_ = sim::field_premix<&ev::Route::router>(self().id);
     sim::Result<RouterOptions, Error> options = init(args);
     if (!options) {
         return stop(options.error());
@@ -254,10 +235,8 @@ Status Router::process_init(const Args& args) {
             return stop(Error::wrap("spawn route " + go_quote(route.name.text()), spawned.error()));
         }
         append_entry(Entry{route, spawned.value(), false, RoutePending::None, Route{}});
-        process().node().world().emit(trace::route_init,
-                                      {{trace::router, self().id},
-                                       {trace::name, trace::atom_value(route.name)},
-                                       {trace::worker, spawned.value().id}});
+        process().node().world().emit(
+            ev::RouteInit{self().id, ev::text(route.name), spawned.value().id});
     }
     RS_ASSERT(table_.size() == options.value().routes.size());
     return ok();
@@ -358,14 +337,9 @@ Status Router::admin_call(const MailboxMessage& message) {
             const SendResult sent = self_process.forward(pid, message, MessagePriority::Normal);
             if (sent) {
                 counters_.forwarded++; // R42
-                self_process.node().world().emit(trace::route,
-                                                 {{trace::router,
-                                                   sim::TraceValue::premixed(
-                                                       self_process.pid().id, route_router_lane_)},
-                                                  {trace::id, message.id},
-                                                  {trace::name, trace::atom_value(name)},
-                                                  {trace::resolution, resolution_owned},
-                                                  {trace::worker, pid.id}});
+                self_process.node().world().emit(
+                    ev::Route{sim::PremixedId(self_process.pid().id, route_router_lane_),
+                              message.id, ev::text(name), ev::Resolution::Owned, pid.id, {}});
                 return ok();
             }
             return finish_route(message, name, forward_failed(*index, message, sent.error()));
@@ -381,11 +355,8 @@ Status Router::route_discarded(const MailboxMessage& message, Atom name) {
         counters_.discarded--; // R11, R42 (mutation: the discard is counted as forwarded)
         counters_.forwarded++;
     }
-    process().node().world().emit(trace::route, {{trace::router, self().id},
-                                                 {trace::id, message.id},
-                                                 {trace::name, trace::atom_value(name)},
-                                                 {trace::resolution, resolution_discard},
-                                                 {trace::worker, std::uint64_t{0}}});
+    process().node().world().emit(
+        ev::Route{self().id, message.id, ev::text(name), ev::Resolution::Discard, 0, {}});
     if (message.type == MailboxType::Request) {
         (void)process().send_response_error(message.from, message.ref, Error(Err::Discarded));
     }
@@ -397,23 +368,16 @@ Status Router::finish_route(const MailboxMessage& message, Atom name, const Rout
     sim::World& world = process().node().world();
     if (!routed.reason) {
         counters_.forwarded++; // R42
-        world.emit(trace::route, {{trace::router, self().id},
-                                  {trace::id, message.id},
-                                  {trace::name, trace::atom_value(name)},
-                                  {trace::resolution,
-                                   routed.registry ? resolution_registry : resolution_owned},
-                                  {trace::worker, routed.worker.id}});
+        world.emit(ev::Route{self().id, message.id, ev::text(name),
+                             routed.registry ? ev::Resolution::Registry : ev::Resolution::Owned,
+                             routed.worker.id, {}});
         return ok();
     }
     counters_.failed++; // R18: exactly once per failed routing
     std::string scratch;
     const std::string_view reason_text = routed.reason->name(scratch);
-    world.emit(trace::route, {{trace::router, self().id},
-                              {trace::id, message.id},
-                              {trace::name, trace::atom_value(name)},
-                              {trace::resolution, resolution_failed},
-                              {trace::worker, routed.worker.id},
-                              {trace::reason, reason_text}});
+    world.emit(ev::Route{self().id, message.id, ev::text(name), ev::Resolution::Failed,
+                         routed.worker.id, ev::Text(reason_text)});
     return deliver_failure(message, name, *routed.reason);
 }
 
@@ -580,7 +544,7 @@ Status Router::handle_exit(const MailboxMessage& message) {
 void Router::worker_exited(std::size_t index) {
     RS_ASSERT(index < table_.size());
     RS_ASSERT(!table_[index].pid.empty());
-    const std::string_view before = state_name(index);
+    const RouteState before = route_state(index);
     const Atom name = table_[index].spec.name;
     table_[index].pid = PID{}; // R27: cleared first
     switch (table_[index].pending) {
@@ -592,14 +556,14 @@ void Router::worker_exited(std::size_t index) {
     case RoutePending::Disable:
         table_[index].disabled = true;
         table_[index].pending = RoutePending::None;
-        trace_pending(name, before, state_name(index), PID{});
+        trace_pending(name, before, route_state(index), PID{});
         return;
     case RoutePending::Replace:
         finish_replace(index, before);
         return;
     case RoutePending::Remove:
         erase_entry(index); // later ones move up
-        trace_pending(name, before, "absent", PID{});
+        trace_pending(name, before, RouteState::Absent, PID{});
         return;
     }
     RS_ASSERT(false);
@@ -621,7 +585,7 @@ void Router::respawn_eager(std::size_t index) {
     trace_restart(name, "eager", spawned.value());
 }
 
-void Router::finish_replace(std::size_t index, std::string_view before) {
+void Router::finish_replace(std::size_t index, RouteState before) {
     // R27: the new spec, then a spawn unless disabled; not a restart.
     Entry& entry = table_[index];
     RS_ASSERT(entry.pending == RoutePending::Replace);
@@ -640,29 +604,23 @@ void Router::finish_replace(std::size_t index, std::string_view before) {
                                        " failed: " + spawned.error().message()); // A8
         }
     }
-    trace_pending(name, before, state_name(index), table_[index].pid);
+    trace_pending(name, before, route_state(index), table_[index].pid);
 }
 
 // -- tracing ------------------------------------------------------------------------------
 
-void Router::trace_pending(Atom name, std::string_view from, std::string_view to,
-                           const PID& worker) {
-    process().node().world().emit(trace::route_pending, {{trace::router, self().id},
-                                                         {trace::name, trace::atom_value(name)},
-                                                         {trace::from_state, from},
-                                                         {trace::to_state, to},
-                                                         {trace::worker, worker.id}});
+void Router::trace_pending(Atom name, RouteState from, RouteState to, const PID& worker) {
+    RS_ASSERT(from != RouteState::Absent);
+    RS_ASSERT(from != to);
+    process().node().world().emit(ev::RoutePending{self().id, ev::text(name), from, to, worker.id});
 }
 
 void Router::trace_restart(Atom name, std::string_view kind, const PID& worker) {
     const std::optional<std::size_t> index = find(name);
     RS_ASSERT(index.has_value());
     const auto slot = static_cast<std::uint64_t>(*index);
-    process().node().world().emit(trace::route_restart, {{trace::router, self().id},
-                                                         {trace::name, trace::atom_value(name)},
-                                                         {trace::restart, kind},
-                                                         {trace::worker, worker.id},
-                                                         {trace::slot, slot}});
+    process().node().world().emit(
+        ev::RouteRestart{self().id, ev::text(name), kind, worker.id, slot});
 }
 
 } // namespace routesim::runtime::act

@@ -15,43 +15,8 @@
 #include "runtime/actor.hpp"
 #include "runtime/behavior.hpp"
 #include "runtime/node_impl.hpp"
+#include "runtime/route_state.hpp"
 #include "runtime/trace_keys.hpp"
-
-namespace routesim::runtime::trace {
-
-// Router events. Every one carries `router` (the router's pid id).
-// route:         router id name resolution worker [reason]. One per routed message (R8–R21):
-//                resolution is owned | registry | discard | failed; worker is the pid id the
-//                message was forwarded to (0 when none); reason (the Ergo name or text of the
-//                failure) is present only for failed.
-// route_admin:   router op name result. One per management call (R30–R38); op is add |
-//                remove | disable | enable | replace | respawn; result is "ok" or the error's
-//                name.
-// route_pending: router name from_state to_state worker. One per change into or out of a
-//                pending state (R25, R27, R50); states are running | dead | disabled |
-//                pending_disable | pending_replace | pending_remove | absent; worker is the
-//                pid id recorded after the change (0 when none).
-// route_restart: router name restart worker slot. One per counted restart (R42): restart is
-//                eager (R22) | lazy (R13) | retry (R45); worker is the new pid id; slot is the
-//                route's index in the table (R22: a restart keeps the route's place).
-// route_init:    router name worker. One per route spawned by Init (R5), in table order, right
-//                after its worker's spawn; emitted even when a later route then fails Init (R6).
-inline constexpr TraceKey route{"route"};
-inline constexpr TraceKey route_init{"route_init"};
-inline constexpr TraceKey route_admin{"route_admin"};
-inline constexpr TraceKey route_pending{"route_pending"};
-inline constexpr TraceKey route_restart{"route_restart"};
-inline constexpr TraceKey router{"router"};
-inline constexpr TraceKey resolution{"resolution"};
-inline constexpr TraceKey worker{"worker"};
-inline constexpr TraceKey op{"op"};
-inline constexpr TraceKey result{"result"};
-inline constexpr TraceKey from_state{"from_state"};
-inline constexpr TraceKey to_state{"to_state"};
-inline constexpr TraceKey restart{"restart"};
-inline constexpr TraceKey slot{"slot"};
-
-} // namespace routesim::runtime::trace
 
 namespace routesim::runtime::act {
 
@@ -77,6 +42,25 @@ struct RouterOptions {
     std::int64_t mailbox_size = 0;
 };
 
+/// The state of a route with `pending`, `disabled` and a worker recorded or not (R3, R25): a
+/// pending operation first, then disabled, then whether a worker is recorded. Never Absent.
+constexpr RouteState route_state_of(RoutePending pending, bool disabled, bool has_worker) {
+    switch (pending) {
+    case RoutePending::Disable:
+        return RouteState::PendingDisable;
+    case RoutePending::Replace:
+        return RouteState::PendingReplace;
+    case RoutePending::Remove:
+        return RouteState::PendingRemove;
+    case RoutePending::None:
+        break;
+    }
+    if (disabled) {
+        return RouteState::Disabled;
+    }
+    return has_worker ? RouteState::Running : RouteState::Dead;
+}
+
 /// A snapshot of one route (R3, R35). `pid` is empty when no worker is recorded.
 struct RouterRouteInfo {
     Atom name;
@@ -84,6 +68,9 @@ struct RouterRouteInfo {
     bool disabled = false;
     RoutePending pending = RoutePending::None;
     bool operator==(const RouterRouteInfo& other) const = default;
+    /// The route's state (R3, R25): a pending operation first, then disabled, then whether a
+    /// worker is recorded. Never Absent (an absent route has no info).
+    RouteState state() const { return route_state_of(pending, disabled, !pid.empty()); }
 };
 
 /// An asynchronous routing failure, handed inline to handle_message with from = the router's
@@ -209,7 +196,7 @@ private:
     Status handle_exit(const MailboxMessage& message);
     void worker_exited(std::size_t index);
     void respawn_eager(std::size_t index);
-    void finish_replace(std::size_t index, std::string_view before);
+    void finish_replace(std::size_t index, RouteState before);
     Status admin_call(const MailboxMessage& message);
     Inspection merged_inspect(const PID& from, const std::vector<std::string>& items);
     sim::Result<PID, Error> spawn_worker(const Route& spec);
@@ -232,8 +219,8 @@ private:
     void erase_entry(std::size_t index);
     void index_name(std::size_t index);
     void index_names();
-    std::string_view state_name(std::size_t index) const;
-    void trace_pending(Atom name, std::string_view from, std::string_view to, const PID& worker);
+    RouteState route_state(std::size_t index) const;
+    void trace_pending(Atom name, RouteState from, RouteState to, const PID& worker);
     void trace_restart(Atom name, std::string_view kind, const PID& worker);
 
     // management (router_manage.cpp)

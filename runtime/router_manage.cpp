@@ -53,11 +53,8 @@ RouteResult Router::manage(Op op, Atom name, const std::function<RouteResult()>&
     }
     std::string scratch;
     const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
-    process().node().world().emit(trace::route_admin,
-                                  {{trace::router, self().id},
-                                   {trace::op, op_name(static_cast<std::uint8_t>(op))},
-                                   {trace::name, trace::atom_value(name)},
-                                   {trace::result, outcome}});
+    process().node().world().emit(ev::RouteAdmin{
+        self().id, op_name(static_cast<std::uint8_t>(op)), ev::text(name), outcome});
     return result;
 }
 
@@ -197,7 +194,7 @@ RouteResult Router::do_replace(Atom name, const Route& route) {
         Entry& entry = table_[*index];
         entry.pending_spec = Route{name, route.factory, route.args};
         entry.pending = RoutePending::Replace;
-        trace_pending(name, "running", "pending_replace", pid);
+        trace_pending(name, RouteState::Running, RouteState::PendingReplace, pid);
         return {};
     }
     if (is_dead_target(sent.error())) {
@@ -243,7 +240,7 @@ RouteResult Router::stop_worker(std::size_t index, RoutePending pending) {
     const SendResult sent = process().send_exit(pid, Error::shutdown());
     if (sent) {
         table_[index].pending = pending;
-        trace_pending(name, "running", state_name(index), pid);
+        trace_pending(name, RouteState::Running, route_state(index), pid);
         return {};
     }
     if (!is_dead_target(sent.error())) {

@@ -397,9 +397,7 @@ Status Supervisor::begin_shutdown(const Error& reason) {
     if (action.decision == detail::SupDecision::NotChild) {
         const std::string text = action.reason.message();
         const std::uint64_t waiting = action.terminate.size();
-        process().node().world().emit(trace::sup_shutdown, {{trace::sup_key_sup, self().id},
-                                                            {trace::reason, text},
-                                                            {trace::sup_key_waiting, waiting}});
+        process().node().world().emit(ev::SupShutdown{self().id, text, waiting});
     }
     return handle_action(std::move(action));
 }
@@ -429,35 +427,21 @@ void Supervisor::trace_decision(const detail::SupAction& action, Atom name, cons
                                 const Error& reason) {
     sim::World& world = process().node().world();
     const std::string text = reason.message();
-    world.emit(trace::sup_child_exit, {{trace::sup_key_sup, self().id},
-                                       {trace::sup_key_child, trace::atom_value(name)},
-                                       {trace::pid, pid.id},
-                                       {trace::reason, text},
-                                       {trace::sup_key_decision, decision_name(action.decision)}});
+    world.emit(ev::SupChildExit{self().id, ev::text(name), pid.id, text,
+                                decision_name(action.decision)});
     if (action.decision == detail::SupDecision::Restart) {
-        world.emit(trace::sup_restart,
-                   {{trace::sup_key_sup, self().id},
-                    {trace::sup_key_child, trace::atom_value(name)},
-                    {trace::pid, pid.id},
-                    {trace::reason, text},
-                    {trace::sup_key_intensity, std::uint64_t{restart_.intensity}},
-                    {trace::sup_key_period_ns, restart_.period.count_ns()}});
+        world.emit(ev::SupRestart{self().id, ev::text(name), pid.id, text,
+                                  std::uint64_t{restart_.intensity}, restart_.period.count_ns()});
         return;
     }
     if (action.decision == detail::SupDecision::Exceeded) {
-        world.emit(trace::sup_intensity_exceeded, {{trace::sup_key_sup, self().id},
-                                                   {trace::sup_key_child, trace::atom_value(name)},
-                                                   {trace::pid, pid.id},
-                                                   {trace::reason, text}});
+        world.emit(ev::SupIntensityExceeded{self().id, ev::text(name), pid.id, text});
     }
     const bool shutdown_begins = action.decision == detail::SupDecision::Exceeded ||
                                  action.decision == detail::SupDecision::Significant;
     if (shutdown_begins && action.what == detail::SupDo::TerminateChildren) {
         const std::string sent = action.reason.message();
-        world.emit(trace::sup_shutdown,
-                   {{trace::sup_key_sup, self().id},
-                    {trace::reason, sent},
-                    {trace::sup_key_waiting, std::uint64_t{action.terminate.size()}}});
+        world.emit(ev::SupShutdown{self().id, sent, std::uint64_t{action.terminate.size()}});
     }
 }
 
@@ -531,22 +515,15 @@ void Supervisor::hand_over(const PID& dead, const PID& fresh) {
             priority = MessagePriority::High;
         }
         if (!process().forward(fresh, item.message, priority)) {
-            process().node().world().emit(trace::drop,
-                                          {{trace::pid, fresh.id},
-                                           {trace::id, item.message.id},
-                                           {trace::queue, static_cast<std::uint64_t>(item.queue)},
-                                           {trace::reason, "preserve_failed"}});
+            process().node().world().emit(
+                ev::Drop{fresh.id, item.message.id, item.queue, "preserve_failed"});
         }
     }
 }
 
 void Supervisor::drop_preserved(const PID& dead, std::string_view why) {
     for (const PreservedMessage& item : process().node().take_preserved(dead)) {
-        process().node().world().emit(trace::drop,
-                                      {{trace::pid, dead.id},
-                                       {trace::id, item.message.id},
-                                       {trace::queue, static_cast<std::uint64_t>(item.queue)},
-                                       {trace::reason, why}});
+        process().node().world().emit(ev::Drop{dead.id, item.message.id, item.queue, why});
     }
 }
 

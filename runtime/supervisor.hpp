@@ -18,28 +18,6 @@
 #include "runtime/trace_keys.hpp"
 
 namespace routesim::runtime {
-namespace trace {
-
-// Every child exit, with the decision taken (§6.3, §6.7): "restart", "exceeded",
-// "significant", "auto_shutdown", "keep_stopped", "disabled", "cycle" (an AFO/RFO sibling
-// stopped by a restart cycle), "shutdown_wait" (the supervisor is shutting down).
-inline constexpr TraceKey sup_child_exit{"sup_child_exit"}; // sup child pid reason decision
-// One per restart decision that passed the intensity check (§6.4), counted once per
-// triggering exit; carries the limits so a monitor can check them.
-inline constexpr TraceKey sup_restart{"sup_restart"}; // sup child pid reason intensity period_ns
-inline constexpr TraceKey sup_intensity_exceeded{"sup_intensity_exceeded"}; // sup child pid reason
-// A graceful shutdown began: `reason` is what the running children are sent; `waiting` how
-// many exits the supervisor waits for before it terminates (§6.2).
-inline constexpr TraceKey sup_shutdown{"sup_shutdown"}; // sup reason waiting
-inline constexpr TraceKey sup_key_sup{"sup"};
-inline constexpr TraceKey sup_key_child{"child"};
-inline constexpr TraceKey sup_key_decision{"decision"};
-inline constexpr TraceKey sup_key_intensity{"intensity"};
-inline constexpr TraceKey sup_key_period_ns{"period_ns"};
-inline constexpr TraceKey sup_key_waiting{"waiting"};
-
-} // namespace trace
-
 namespace act {
 
 /// Supervisor types (§6.1).

@@ -1,8 +1,10 @@
-// The runtime's trace event kinds and field names. Monitors (properties/) read these names;
-// they are part of the trace format and change only together with the monitors.
+// The runtime's trace kind and field keys under their historical names (trace::spawn,
+// trace::pid, ...), for readers not yet converted to the typed events. Every name here is a
+// reference to the one constant in runtime/events.hpp, where the kinds and fields are declared.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 
+#include "runtime/events.hpp"
 #include "runtime/gen.hpp"
 #include "sim/trace.hpp"
 
@@ -11,58 +13,85 @@ namespace routesim::runtime::trace {
 using sim::TraceKey;
 
 // Event kinds.
-inline constexpr TraceKey spawn{"spawn"};               // pid parent name behavior kind
-inline constexpr TraceKey spawn_failed{"spawn_failed"}; // pid parent name reason
-inline constexpr TraceKey register_name{"register"};    // pid name
-inline constexpr TraceKey unregister_name{"unregister"}; // pid name
-inline constexpr TraceKey send{"send"};                 // id from to queue type msg
-inline constexpr TraceKey send_failed{"send_failed"};   // from to type msg err
-inline constexpr TraceKey take{"take"};                 // pid id queue type from
-inline constexpr TraceKey forward{"forward"};           // id by to from queue type
-inline constexpr TraceKey call{"call"};                 // caller to ref id timeout_ns
-inline constexpr TraceKey call_result{"call_result"};   // caller ref outcome
-inline constexpr TraceKey response{"response"};         // from to ref outcome
-inline constexpr TraceKey response_dropped{"response_dropped"}; // from to ref why
-inline constexpr TraceKey exit{"exit"};                 // pid reason name
-inline constexpr TraceKey drop{"drop"};                 // pid id queue reason
-// A queued message kept at teardown (preserve_mailbox) for the parent to hand to a successor;
-// it later reappears as a `forward` (same id, by = the parent) or as a `drop`.
-inline constexpr TraceKey preserve{"preserve"};         // pid id queue parent
-inline constexpr TraceKey signal_lost{"signal_lost"};   // from to reason
-inline constexpr TraceKey kill{"kill"};                 // pid state
-inline constexpr TraceKey link{"link"};                 // consumer target name monitor
-inline constexpr TraceKey timer{"timer"};               // from to what
-inline constexpr TraceKey log{"log"};                   // pid level text
-inline constexpr TraceKey busy{"busy"};                 // pid cost_ns
+inline constexpr const TraceKey& spawn = ev::Spawn::kind;
+inline constexpr const TraceKey& spawn_failed = ev::SpawnFailed::kind;
+inline constexpr const TraceKey& register_name = ev::Register::kind;
+inline constexpr const TraceKey& unregister_name = ev::Unregister::kind;
+inline constexpr const TraceKey& send = ev::Send::kind;
+inline constexpr const TraceKey& send_failed = ev::SendFailed::kind;
+inline constexpr const TraceKey& take = ev::Take::kind;
+inline constexpr const TraceKey& forward = ev::Forward::kind;
+inline constexpr const TraceKey& call = ev::Call::kind;
+inline constexpr const TraceKey& call_result = ev::CallResult::kind;
+inline constexpr const TraceKey& response = ev::Response::kind;
+inline constexpr const TraceKey& response_dropped = ev::ResponseDropped::kind;
+inline constexpr const TraceKey& exit = ev::Exit::kind;
+inline constexpr const TraceKey& drop = ev::Drop::kind;
+inline constexpr const TraceKey& preserve = ev::Preserve::kind;
+inline constexpr const TraceKey& signal_lost = ev::SignalLost::kind;
+inline constexpr const TraceKey& kill = ev::Kill::kind;
+inline constexpr const TraceKey& link = ev::Link::kind;
+inline constexpr const TraceKey& timer = ev::Timer::kind;
+inline constexpr const TraceKey& log = ev::Log::kind;
+inline constexpr const TraceKey& busy = ev::Busy::kind;
+inline constexpr const TraceKey& route = ev::Route::kind;
+inline constexpr const TraceKey& route_init = ev::RouteInit::kind;
+inline constexpr const TraceKey& route_admin = ev::RouteAdmin::kind;
+inline constexpr const TraceKey& route_pending = ev::RoutePending::kind;
+inline constexpr const TraceKey& route_restart = ev::RouteRestart::kind;
+inline constexpr const TraceKey& pool_forward = ev::PoolForward::kind;
+inline constexpr const TraceKey& pool_workers = ev::PoolWorkers::kind;
+inline constexpr const TraceKey& sup_child_exit = ev::SupChildExit::kind;
+inline constexpr const TraceKey& sup_restart = ev::SupRestart::kind;
+inline constexpr const TraceKey& sup_intensity_exceeded = ev::SupIntensityExceeded::kind;
+inline constexpr const TraceKey& sup_shutdown = ev::SupShutdown::kind;
 
-// Field names.
-inline constexpr TraceKey pid{"pid"};
-inline constexpr TraceKey parent{"parent"};
-inline constexpr TraceKey name{"name"};
-inline constexpr TraceKey behavior{"behavior"};
-inline constexpr TraceKey kind{"kind"};
-inline constexpr TraceKey reason{"reason"};
-inline constexpr TraceKey id{"id"};
-inline constexpr TraceKey from{"from"};
-inline constexpr TraceKey to{"to"};
-inline constexpr TraceKey queue{"queue"};
-inline constexpr TraceKey type{"type"};
-inline constexpr TraceKey msg{"msg"};
-inline constexpr TraceKey err{"err"};
-inline constexpr TraceKey by{"by"};
-inline constexpr TraceKey caller{"caller"};
-inline constexpr TraceKey ref{"ref"};
-inline constexpr TraceKey timeout_ns{"timeout_ns"};
-inline constexpr TraceKey outcome{"outcome"};
-inline constexpr TraceKey why{"why"};
-inline constexpr TraceKey state{"state"};
-inline constexpr TraceKey consumer{"consumer"};
-inline constexpr TraceKey target{"target"};
-inline constexpr TraceKey monitor{"monitor"};
-inline constexpr TraceKey what{"what"};
-inline constexpr TraceKey level{"level"};
-inline constexpr TraceKey text{"text"};
-inline constexpr TraceKey cost_ns{"cost_ns"};
+// Field keys.
+inline constexpr const TraceKey& pid = ev::key::pid;
+inline constexpr const TraceKey& parent = ev::key::parent;
+inline constexpr const TraceKey& name = ev::key::name;
+inline constexpr const TraceKey& behavior = ev::key::behavior;
+inline constexpr const TraceKey& kind = ev::key::kind;
+inline constexpr const TraceKey& reason = ev::key::reason;
+inline constexpr const TraceKey& id = ev::key::id;
+inline constexpr const TraceKey& from = ev::key::from;
+inline constexpr const TraceKey& to = ev::key::to;
+inline constexpr const TraceKey& queue = ev::key::queue;
+inline constexpr const TraceKey& type = ev::key::type;
+inline constexpr const TraceKey& msg = ev::key::msg;
+inline constexpr const TraceKey& err = ev::key::err;
+inline constexpr const TraceKey& by = ev::key::by;
+inline constexpr const TraceKey& caller = ev::key::caller;
+inline constexpr const TraceKey& ref = ev::key::ref;
+inline constexpr const TraceKey& timeout_ns = ev::key::timeout_ns;
+inline constexpr const TraceKey& outcome = ev::key::outcome;
+inline constexpr const TraceKey& why = ev::key::why;
+inline constexpr const TraceKey& state = ev::key::state;
+inline constexpr const TraceKey& consumer = ev::key::consumer;
+inline constexpr const TraceKey& target = ev::key::target;
+inline constexpr const TraceKey& monitor = ev::key::monitor;
+inline constexpr const TraceKey& what = ev::key::what;
+inline constexpr const TraceKey& level = ev::key::level;
+inline constexpr const TraceKey& text = ev::key::text;
+inline constexpr const TraceKey& cost_ns = ev::key::cost_ns;
+inline constexpr const TraceKey& router = ev::key::router;
+inline constexpr const TraceKey& resolution = ev::key::resolution;
+inline constexpr const TraceKey& worker = ev::key::worker;
+inline constexpr const TraceKey& op = ev::key::op;
+inline constexpr const TraceKey& result = ev::key::result;
+inline constexpr const TraceKey& from_state = ev::key::from_state;
+inline constexpr const TraceKey& to_state = ev::key::to_state;
+inline constexpr const TraceKey& restart = ev::key::restart;
+inline constexpr const TraceKey& slot = ev::key::slot;
+inline constexpr const TraceKey& pool_key_pool = ev::key::pool;
+inline constexpr const TraceKey& pool_key_worker = ev::key::worker;
+inline constexpr const TraceKey& pool_key_size = ev::key::size;
+inline constexpr const TraceKey& sup_key_sup = ev::key::sup;
+inline constexpr const TraceKey& sup_key_child = ev::key::child;
+inline constexpr const TraceKey& sup_key_decision = ev::key::decision;
+inline constexpr const TraceKey& sup_key_intensity = ev::key::intensity;
+inline constexpr const TraceKey& sup_key_period_ns = ev::key::period_ns;
+inline constexpr const TraceKey& sup_key_waiting = ev::key::waiting;
 
 /// An Atom as a trace value, with its interned hash.
 inline sim::TraceValue atom_value(Atom atom) {

@@ -3,15 +3,11 @@
 #include "sim/fault.hpp"
 
 #include "sim/assert.hpp"
+#include "sim/events.hpp"
 
 namespace routesim::sim {
 namespace {
 
-constexpr TraceKey kind_fault{"fault"};
-constexpr TraceKey key_site{"site"};
-constexpr TraceKey key_occurrence{"occurrence"};
-constexpr TraceKey key_tag{"tag"};
-constexpr TraceKey key_detail{"detail"};
 constexpr std::uint64_t billion = 1'000'000'000;
 
 } // namespace
@@ -65,11 +61,7 @@ bool FaultPlan::should_fire(FaultSiteId site, Instant now, std::string_view deta
         }
         armed.fired++;
         entry.firings++;
-        trace_.emit(now, kind_fault,
-                    {{key_site, std::string_view(entry.name)},
-                     {key_occurrence, occurrence},
-                     {key_tag, std::string_view(armed.rule.tag)},
-                     {key_detail, detail}});
+        emit_event(trace_, now, ev::Fault{entry.name, occurrence, armed.rule.tag, detail});
         return true;
     }
     return false;

@@ -5,14 +5,9 @@
 #include <algorithm>
 
 #include "sim/assert.hpp"
+#include "sim/events.hpp"
 
 namespace routesim::sim {
-namespace {
-
-constexpr TraceKey kind_limit{"limit"};
-constexpr TraceKey key_what{"what"};
-
-} // namespace
 
 std::string_view stop_reason_name(StopReason reason) {
     switch (reason) {
@@ -141,7 +136,7 @@ RunOutcome World::run(std::optional<Instant> until) {
         now_ns_ = next.ns();
     }
     if (outcome.reason == StopReason::EventLimit || outcome.reason == StopReason::TimeLimit) {
-        trace_.emit(now(), kind_limit, {{key_what, stop_reason_name(outcome.reason)}});
+        emit(ev::Limit{stop_reason_name(outcome.reason)});
     }
     outcome.end = now();
     outcome.events = events_;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "sim/detail/timer_queue.hpp"
+#include "sim/event_codec.hpp"
 #include "sim/fault.hpp"
 #include "sim/prng.hpp"
 #include "sim/scheduler.hpp"
@@ -134,6 +135,11 @@ public:
     /// Emits a trace event at the current time.
     [[gnu::always_inline]] void emit(TraceKey kind, std::initializer_list<TraceField> fields) {
         trace_.emit(now(), kind, fields);
+    }
+    /// Emits a typed event (sim/event_codec.hpp) at the current time.
+    template <TraceEventType Event>
+    [[gnu::always_inline]] void emit(const Event& event) {
+        emit_event(trace_, now(), event);
     }
     /// Asks the loop to stop after the current step (reported as StopReason::Requested).
     void request_stop(std::string why);

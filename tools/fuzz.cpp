@@ -19,6 +19,7 @@
 #include "tools/commands.hpp"
 #include "tools/fuzz_detail.hpp"
 #include "tools/shrink.hpp"
+#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools {
 namespace {
@@ -252,7 +253,7 @@ std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) 
             << std::setw(10) << count.events << (count.events == 1 ? " time" : " times") << "\n";
     };
     // Windows in their fixed order, then the ones never reached.
-    const std::vector<std::string> windows = scenarios::coverage_windows();
+    const std::vector<std::string> windows = fuzz::coverage_windows();
     std::vector<std::string> missed;
     std::size_t windows_reached = 0;
     std::size_t pairs_reached = 0;
@@ -287,7 +288,7 @@ std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) 
         out << "\n";
     }
     // Pairs grouped by route state, states in their fixed order (unknown ones last, sorted).
-    std::vector<std::string> states = scenarios::coverage_states();
+    std::vector<std::string> states = fuzz::coverage_states();
     for (const auto& [key, count] : coverage) {
         const std::size_t at = key.find(pair_separator);
         if (!key.starts_with(window_prefix) && at != std::string::npos &&

@@ -9,6 +9,7 @@
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
 #include "tools/shrink_detail.hpp"
+#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools {
 
@@ -154,7 +155,11 @@ std::optional<RunResult> Evaluator::run(const json& document, const scenarios::R
     if (!loaded) {
         return std::nullopt;
     }
-    return scenarios::run_scenario(loaded.value(), settings);
+    scenarios::RunSettings instrumented = settings;
+    if (instrumented.instrument == nullptr) {
+        instrumented.instrument = &fuzz::shared_observer(); // reproducers set faults.aim
+    }
+    return scenarios::run_scenario(loaded.value(), instrumented);
 }
 
 bool Evaluator::holds(const json& document) {

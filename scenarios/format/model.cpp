@@ -33,9 +33,6 @@ constexpr std::array<std::string_view, 12> invariant_names = {
     "route_stability", "key_affinity",        "pending_exclusivity",    "sender_preservation",
     "atomic_init",     "counter_consistency", "no_forward_to_disabled", "message_conservation",
     "call_outcome",    "pair_fifo",           "restart_intensity",      "determinism"};
-constexpr std::array<std::string_view, 7> route_state_names = {
-    "running",         "dead",           "disabled", "pending_disable",
-    "pending_replace", "pending_remove", "absent"};
 constexpr std::array<std::string_view, 3> policy_names = {"fifo", "random", "pct"};
 
 static_assert(static_cast<std::size_t>(NodeKind::Router) + 1 == node_kind_names.size());
@@ -52,7 +49,6 @@ static_assert(static_cast<std::size_t>(Via::Admin) + 1 == via_names.size());
 static_assert(static_cast<std::size_t>(Verb::Check) + 1 == verb_names.size());
 static_assert(static_cast<std::size_t>(FaultTarget::Supervisors) + 1 == fault_target_names.size());
 static_assert(static_cast<std::size_t>(Invariant::Determinism) + 1 == invariant_names.size());
-static_assert(static_cast<std::size_t>(RouteState::Absent) + 1 == route_state_names.size());
 // Replay is not a scenario scheduler: `run.schedule` is replayed under any policy.
 static_assert(static_cast<std::size_t>(sim::Policy::Pct) + 1 == policy_names.size());
 
@@ -150,7 +146,7 @@ Spellings spellings(Invariant) {
     return {"invariant", invariant_names};
 }
 Spellings spellings(RouteState) {
-    return {"route state", route_state_names};
+    return {"route state", runtime::act::route_state_names};
 }
 Spellings spellings(sim::Policy) {
     return {"scheduler", policy_names};

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/route_state.hpp"
 #include "scenarios/format/topology.hpp"
 #include "sim/assert.hpp"
 #include "sim/scheduler.hpp"
@@ -78,17 +79,10 @@ enum class Invariant : std::uint8_t {
 /// Every invariant, in enum order (the meaning of "all").
 std::vector<Invariant> all_invariants();
 
-/// The state of a router's route (`expect.routes.*.*.state`).
-enum class RouteState : std::uint8_t {
-    Running,
-    Dead,
-    Disabled,
-    PendingDisable,
-    PendingReplace,
-    PendingRemove,
-    /// Not in the table: removed, never added, or its router is gone.
-    Absent,
-};
+/// The state of a router's route (`expect.routes.*.*.state`): the Router's one RouteState
+/// (runtime/route_state.hpp), spelled by its one name table; Absent: not in the table
+/// (removed, never added, or its router is gone).
+using RouteState = runtime::act::RouteState;
 
 /// `run`: how the run is driven. Defaults are the spec's.
 struct RunOptions {

@@ -8,7 +8,6 @@
 #include "properties/monitors.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/detail/race_observer.hpp"
 #include "scenarios/run/detail/run_state.hpp"
 #include "scenarios/run/json_message.hpp"
 #include "scenarios/run/behaviours.hpp"
@@ -34,21 +33,7 @@ bool RunResult::passed() const {
 }
 
 std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
-    using runtime::act::RoutePending;
-    switch (info.pending) {
-    case RoutePending::Disable:
-        return "pending_disable";
-    case RoutePending::Replace:
-        return "pending_replace";
-    case RoutePending::Remove:
-        return "pending_remove";
-    case RoutePending::None:
-        break;
-    }
-    if (info.disabled) {
-        return "disabled";
-    }
-    return info.pid.empty() ? "dead" : "running";
+    return std::string(runtime::act::route_state_name(info.state()));
 }
 
 namespace detail {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "properties/monitor.hpp"
@@ -25,14 +26,15 @@ namespace routesim::scenarios {
 namespace detail {
 class RunState;
 struct Monitors;
-class RaceObserver;
 } // namespace detail
 
-/// The invariant monitors and the race observer, kept across the runs of one campaign
-/// (RunSettings::monitors): a run that asks for the same monitors under the same profile
-/// resets them (MonitorSet::reset) instead of making them and their kind index anew, and a
-/// run with coverage or aiming restarts the observer. Serves one executing run at a time (a
-/// finished run may still be alive: its results were copied out when it ended).
+class RunInstrument;
+
+/// The invariant monitors, kept across the runs of one campaign (RunSettings::monitors): a
+/// run that asks for the same monitors under the same profile resets them
+/// (MonitorSet::reset) instead of making them and their kind index anew. Serves one
+/// executing run at a time (a finished run may still be alive: its results were copied out
+/// when it ended).
 class MonitorKit {
 public:
     MonitorKit();
@@ -41,40 +43,27 @@ public:
     MonitorKit& operator=(const MonitorKit&) = delete;
     /// Runs that found the kit's monitors ready and reset them.
     std::uint64_t reuses() const { return reuses_; }
-    /// Runs that restarted the kit's race observer.
-    std::uint64_t observer_reuses() const { return observer_reuses_; }
 
 private:
     friend class detail::RunState;
     std::unique_ptr<detail::Monitors> monitors_;
     std::uint64_t reuses_ = 0;
-    std::unique_ptr<detail::RaceObserver> observer_;
-    std::uint64_t observer_reuses_ = 0;
 };
 
-/// What one run reached, counted by entry: every "<route state> x <event>" pair, then every
-/// "window:<name>". Counts by index so that a campaign of thousands of runs tallies arrays,
-/// not maps of strings; empty when coverage was not asked for.
+/// What one run reached, counted by entry (the run's instrument counts and names the
+/// entries: tools/fuzz/race_observer.hpp). Counts by index so that a campaign of thousands of
+/// runs tallies arrays, not maps of strings; empty when coverage was not asked for.
 class Coverage {
 public:
     Coverage() = default;
-    /// Takes one count per entry (entries() of them).
-    explicit Coverage(std::vector<std::uint64_t> counts);
-
-    /// The number of entries every coverage has.
-    static std::size_t entries();
-    /// Entry `entry`'s key ("<state> x <event>" or "window:<name>").
-    static const std::string& name(std::size_t entry);
+    /// Takes one count per entry.
+    explicit Coverage(std::vector<std::uint64_t> counts) : counts_(std::move(counts)) {}
 
     bool empty() const { return counts_.empty(); }
     /// Times entry `entry` was reached (0 when empty).
     std::uint64_t at(std::size_t entry) const { return entry < counts_.size() ? counts_[entry] : 0; }
     /// Every entry's count, in entry order (none when empty).
     const std::vector<std::uint64_t>& counts() const { return counts_; }
-    /// Times the entry named `key` was reached (0 for an unknown key).
-    std::uint64_t times(std::string_view key) const;
-    /// The entries reached at least once, by key.
-    std::map<std::string, std::uint64_t> reached() const;
 
     bool operator==(const Coverage& other) const = default;
 
@@ -108,6 +97,10 @@ struct RunSettings {
     /// Count the (route state, event) pairs and pending windows the run reaches
     /// (RunResult::coverage).
     bool coverage = false;
+    /// What aims faults and counts coverage (tools/fuzz/race_observer.hpp). Required when
+    /// aim_faults, coverage or the scenario's `faults.aim` is set; not owned, and serves one
+    /// run at a time (a campaign passes the same one to every run).
+    RunInstrument* instrument = nullptr;
     /// Messages shared by the runs of a campaign (harness.hpp); must have been made for the
     /// same scenario. Null: every run builds its own. Results are the same either way.
     MessageCache* cache = nullptr;
@@ -222,12 +215,6 @@ struct RunResult {
     /// True when every expectation and required invariant held and no limit was hit.
     bool passed() const;
 };
-
-/// Every pending and restart window RunResult::coverage can name ("window:<name>" keys), in
-/// a fixed order, so a report can also say which were never reached.
-std::vector<std::string> coverage_windows();
-/// The route states of "<state> x <event>" coverage keys, in a fixed order (running first).
-std::vector<std::string> coverage_states();
 
 /// Runs a scenario. Never throws for a validated scenario.
 RunResult run_scenario(const Scenario& scenario, const RunSettings& settings = {});

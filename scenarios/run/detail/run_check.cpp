@@ -123,67 +123,10 @@ std::uint64_t RunState::processed(const std::string& target) const {
 }
 
 void RunState::evaluate(const Expect& expect) {
+    evaluate_inspect(expect);
+    evaluate_routes(expect);
+    evaluate_clients(expect);
     const std::string& base = expect.pointer;
-    for (const auto& [target, keys] : expect.inspect) {
-        const auto pid = live(target);
-        const auto values = pid ? node_.inspect(*pid) : sim::Result<runtime::Inspection, runtime::Err>(
-                                                            sim::fail(runtime::Err::ProcessUnknown));
-        for (const auto& [key, expected] : keys) {
-            std::string actual = "<" + target + " is not running>";
-            if (values) {
-                auto found = values.value().find(key);
-                actual = found == values.value().end() ? absent_key(values.value())
-                                                       : found->second;
-            }
-            add_check("inspect." + target + "." + key, expected, actual,
-                      base + "/inspect" + token(target) + token(key));
-        }
-    }
-    for (const auto& [target, routes] : expect.routes) {
-        const auto pid = live(target);
-        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-        for (const auto& [name, want] : routes) {
-            const std::string where = "routes." + target + "." + name;
-            const std::string pointer = base + "/routes" + token(target) + token(name);
-            std::optional<runtime::act::RouterRouteInfo> info;
-            if (router != nullptr && !name.empty() && name.size() <= runtime::atom_length_max) {
-                info = router->route(runtime::Atom(name));
-            }
-            if (want.state.has_value()) {
-                // scenarios/FORMAT.md: absent = not in the table, or its router is gone.
-                const std::string expected(spelling(*want.state));
-                const std::string actual = info ? route_state_name(*info) : std::string("absent");
-                add_check(where + ".state", expected,
-                          router == nullptr ? actual + " (" + target + " is not running)" : actual,
-                          pointer + "/state", expected == actual);
-            }
-            if (want.restarts.has_value()) {
-                add_check(where + ".restarts", count_text(*want.restarts),
-                          count_text(route_restarts(target, name)), pointer + "/restarts");
-            }
-        }
-    }
-    for (const auto& [client, want] : expect.clients) {
-        const ClientRecord& record = harness_.client(client);
-        const std::string where = "clients." + client;
-        const std::string pointer = base + "/clients" + token(client);
-        if (want.received.has_value()) {
-            add_check(where + ".received", count_text(*want.received), count_text(record.received),
-                      pointer + "/received");
-        }
-        for (const auto& [type, count] : want.types) {
-            auto found = record.types.find(type);
-            add_check(where + ".types." + type, count_text(count),
-                      count_text(found == record.types.end() ? 0 : found->second),
-                      pointer + "/types" + token(type));
-        }
-        for (const auto& [error, count] : want.errors) {
-            auto found = record.errors.find(error);
-            add_check(where + ".errors." + error, count_text(count),
-                      count_text(found == record.errors.end() ? 0 : found->second),
-                      pointer + "/errors" + token(error));
-        }
-    }
     for (std::size_t i = 0; i < expect.alive.size(); i++) {
         add_check("alive." + expect.alive[i], "alive", live(expect.alive[i]) ? "alive" : "dead",
                   base + "/alive/" + std::to_string(i));
@@ -206,6 +149,78 @@ void RunState::evaluate(const Expect& expect) {
     for (const auto& [target, count] : expect.processed) {
         add_check("processed." + target, count_text(count), count_text(processed(target)),
                   base + "/processed" + token(target));
+    }
+}
+
+void RunState::evaluate_inspect(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [target, keys] : expect.inspect) {
+        const auto pid = live(target);
+        const auto values = pid ? node_.inspect(*pid) : sim::Result<runtime::Inspection, runtime::Err>(
+                                                            sim::fail(runtime::Err::ProcessUnknown));
+        for (const auto& [key, expected] : keys) {
+            std::string actual = "<" + target + " is not running>";
+            if (values) {
+                auto found = values.value().find(key);
+                actual = found == values.value().end() ? absent_key(values.value())
+                                                       : found->second;
+            }
+            add_check("inspect." + target + "." + key, expected, actual,
+                      base + "/inspect" + token(target) + token(key));
+        }
+    }
+}
+
+void RunState::evaluate_routes(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [target, routes] : expect.routes) {
+        const auto pid = live(target);
+        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+        for (const auto& [name, want] : routes) {
+            const std::string where = "routes." + target + "." + name;
+            const std::string pointer = base + "/routes" + token(target) + token(name);
+            std::optional<runtime::act::RouterRouteInfo> info;
+            if (router != nullptr && !name.empty() && name.size() <= runtime::atom_length_max) {
+                info = router->route(runtime::Atom(name));
+            }
+            if (want.state.has_value()) {
+                // scenarios/FORMAT.md: absent = not in the table, or its router is gone.
+                const RouteState state = info ? info->state() : RouteState::Absent;
+                const std::string actual(runtime::act::route_state_name(state));
+                add_check(where + ".state", std::string(spelling(*want.state)),
+                          router == nullptr ? actual + " (" + target + " is not running)" : actual,
+                          pointer + "/state", state == *want.state);
+            }
+            if (want.restarts.has_value()) {
+                add_check(where + ".restarts", count_text(*want.restarts),
+                          count_text(route_restarts(target, name)), pointer + "/restarts");
+            }
+        }
+    }
+}
+
+void RunState::evaluate_clients(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [client, want] : expect.clients) {
+        const ClientRecord& record = harness_.client(client);
+        const std::string where = "clients." + client;
+        const std::string pointer = base + "/clients" + token(client);
+        if (want.received.has_value()) {
+            add_check(where + ".received", count_text(*want.received), count_text(record.received),
+                      pointer + "/received");
+        }
+        for (const auto& [type, count] : want.types) {
+            auto found = record.types.find(type);
+            add_check(where + ".types." + type, count_text(count),
+                      count_text(found == record.types.end() ? 0 : found->second),
+                      pointer + "/types" + token(type));
+        }
+        for (const auto& [error, count] : want.errors) {
+            auto found = record.errors.find(error);
+            add_check(where + ".errors." + error, count_text(count),
+                      count_text(found == record.errors.end() ? 0 : found->second),
+                      pointer + "/errors" + token(error));
+        }
     }
 }
 

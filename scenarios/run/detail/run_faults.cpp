@@ -10,7 +10,6 @@
 #include "runtime/supervisor.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/detail/race_observer.hpp"
 #include "scenarios/run/detail/run_state.hpp"
 #include "sim/assert.hpp"
 
@@ -180,19 +179,17 @@ void RunState::install_fault_hooks() {
     };
     const bool aim = settings_.aim_faults || scenario_.faults.aim;
     if (aim || settings_.coverage) {
-        const RaceObserver::Options options{aim, settings_.coverage, settings_.check_observer};
-        RaceObserver::Fire fire = [this](const FaultOrder& order) { fire_fault(order); };
-        MonitorKit* kit = settings_.monitors;
-        if (kit != nullptr && kit->observer_ != nullptr) {
-            kit->observer_->restart(node_, harness_, scenario_, options, std::move(fire));
-            kit->observer_reuses_++;
-        } else {
-            std::unique_ptr<RaceObserver>& owner = kit != nullptr ? kit->observer_ : own_observer_;
-            owner = std::make_unique<RaceObserver>(node_, harness_, scenario_, options,
-                                                   std::move(fire));
-        }
-        observer_ = kit != nullptr ? kit->observer_.get() : own_observer_.get();
-        observer_->set_tally(&tally_);
+        // The caller (tools/) supplies the instrument; the run layer has none of its own.
+        RS_ASSERT(settings_.instrument != nullptr);
+        observer_ = settings_.instrument;
+        observer_->start(RunContext{.node = &node_,
+                                    .harness = &harness_,
+                                    .scenario = &scenario_,
+                                    .aim = aim,
+                                    .coverage = settings_.coverage,
+                                    .check_fresh = settings_.check_observer,
+                                    .fire = [this](const FaultOrder& order) { fire_fault(order); },
+                                    .tally = &tally_});
     }
 }
 

@@ -5,23 +5,20 @@
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/detail/race_observer.hpp"
 #include "scenarios/run/json_message.hpp"
 #include "scenarios/run/behaviours.hpp"
 #include "sim/assert.hpp"
 
-namespace routesim::scenarios::detail {
-namespace trace = runtime::trace;
+namespace routesim::scenarios {
 
 void Tally::count(const sim::TraceEvent& event) {
-    if (properties::is_kind(event, trace::take)) {
+    if (const auto take = sim::decode<runtime::ev::Take>(event)) {
         if (!count_taken_) {
             return;
         }
-        const std::uint64_t type = properties::field_uint(event, trace::type);
-        if (type == static_cast<std::uint64_t>(runtime::MailboxType::Regular) ||
-            type == static_cast<std::uint64_t>(runtime::MailboxType::Request)) {
-            const std::uint64_t pid = properties::field_uint(event, trace::pid);
+        if (take->type == runtime::MailboxType::Regular ||
+            take->type == runtime::MailboxType::Request) {
+            const std::uint64_t pid = take->pid.value;
             if (pid < dense_max) {
                 if (pid >= taken_dense_.size()) {
                     taken_dense_.resize(pid + 1 + pid / 2, 0);
@@ -31,9 +28,9 @@ void Tally::count(const sim::TraceEvent& event) {
                 taken_sparse_[pid]++;
             }
         }
-    } else if (properties::is_kind(event, trace::route_restart)) {
-        const std::uint64_t router = properties::field_uint(event, trace::router);
-        const std::string_view name = properties::field_text(event, trace::name);
+    } else if (const auto restart = sim::decode<runtime::ev::RouteRestart>(event)) {
+        const std::uint64_t router = restart->router;
+        const std::string_view name = restart->name.text;
         for (Restarts& entry : restarts_) {
             if (entry.router == router && entry.name == name) {
                 entry.count++;
@@ -61,6 +58,11 @@ std::uint64_t Tally::taken(std::uint64_t pid) const {
     auto found = taken_sparse_.find(pid);
     return found == taken_sparse_.end() ? 0 : found->second;
 }
+
+} // namespace routesim::scenarios
+
+namespace routesim::scenarios::detail {
+namespace trace = runtime::trace;
 
 RunResult RunState::execute() {
     result_.seed = world_.seed();
@@ -101,7 +103,7 @@ RunResult RunState::execute() {
         result_.clients = harness_.clients();
     }
     if (observer_) {
-        result_.coverage = observer_->coverage();
+        result_.coverage = Coverage(observer_->coverage());
     }
     return std::move(result_);
 }

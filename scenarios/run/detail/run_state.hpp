@@ -14,34 +14,18 @@
 #include "properties/monitor.hpp"
 #include "properties/monitors.hpp"
 #include "properties/runtime_monitors.hpp"
+#include "runtime/events.hpp"
 #include "runtime/node.hpp"
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/run/harness.hpp"
+#include "scenarios/run/instrument.hpp"
+#include "scenarios/run/tally.hpp"
 #include "scenarios/format/resolve.hpp"
 #include "scenarios/run/runner.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios::detail {
-
-class RaceObserver;
-
-/// A fault about to fire (a timed fault of `faults.kill` / `faults.admin`, or one the race
-/// observer aims at a racy moment).
-struct FaultOrder {
-    /// Kill, Crash, or a management verb.
-    Verb verb = Verb::Kill;
-    /// Kill and Crash: the victim.
-    runtime::PID victim;
-    /// Management verbs: the router target (as `faults.admin.routers` names it), the route,
-    /// the worker spec of add_route / replace_route, and how the call reaches the router.
-    std::string router;
-    std::string route;
-    const Node* worker = nullptr;
-    Via via = Via::Admin;
-    /// FiredFault::origin.
-    std::string origin;
-};
 
 /// Wraps the node's step runner to count the process steps taken at the current instant, so
 /// that a fault can be placed "after the k-th step at time t" and pinned there.
@@ -63,51 +47,6 @@ private:
     std::int64_t instant_ns_ = -1;
     std::uint64_t steps_ = 0;
     bool in_step_ = false;
-};
-
-/// Counts what the summary and expectations need from the trace: restarts per route and
-/// messages handed to behaviours per process.
-class Tally final : public sim::TraceSink {
-public:
-    /// `count_taken`: count the items each process takes (only `processed` expectations read
-    /// them, and `take` is the most frequent event).
-    explicit Tally(bool count_taken) : count_taken_(count_taken) {}
-    void on_event(const sim::TraceEvent& event) override {
-        // Every event of the run comes here: the common ones (another kind, or a take that is
-        // not counted) leave after a compare or two.
-        const std::uint64_t kind = event.kind.hash;
-        if (kind == runtime::trace::take.hash ? !count_taken_
-                                              : kind != runtime::trace::route_restart.hash)
-            [[likely]] {
-            return;
-        }
-        count(event);
-    }
-    /// Regular and Request items taken by pid id (0 when not counted).
-    std::uint64_t taken(std::uint64_t pid) const;
-    /// True when take events are counted (else only route_restart events matter here).
-    bool counts_taken() const { return count_taken_; }
-    /// route_restart events of router pid id `router`'s route `name`.
-    std::uint64_t restarts(std::uint64_t router, std::string_view name) const;
-
-private:
-    /// The counting part of on_event, out of line (the common events return before it).
-    void count(const sim::TraceEvent& event);
-
-    bool count_taken_;
-    /// By pid id: ids come from a node counter, so a dense vector (ids past `dense_max` go to
-    /// the map).
-    static constexpr std::uint64_t dense_max = std::uint64_t{1} << 20;
-    std::vector<std::uint64_t> taken_dense_;
-    std::map<std::uint64_t, std::uint64_t> taken_sparse_;
-    /// route_restart counts: a run restarts a few routes, so a short list instead of a tree
-    /// of strings.
-    struct Restarts {
-        std::uint64_t router;
-        std::string name;
-        std::uint64_t count;
-    };
-    std::vector<Restarts> restarts_;
 };
 
 /// The invariant monitors of a run, and the ledger's source.
@@ -140,8 +79,8 @@ private:
     /// True when some expectation reads `processed` (the Tally counts takes only then).
     static bool counts_taken(const Scenario& scenario);
     void install_monitors();
-    /// The sink of the run's own bookkeeping: the race observer (which feeds the Tally), or
-    /// the Tally when there is no observer.
+    /// The sink of the run's own bookkeeping: the instrument (which feeds the Tally), or the
+    /// Tally when there is no instrument.
     sim::TraceSink& own_sink();
     std::unique_ptr<Monitors> make_monitors(const properties::MonitorOptions& options,
                                             const std::vector<Invariant>& invariants) const;
@@ -189,6 +128,10 @@ private:
     /// reach because it stopped at its `until` first: its verdict would otherwise be lost.
     void report_actions_not_reached();
     void evaluate(const Expect& expect);
+    /// evaluate()'s parts: `inspect`, `routes` and `clients`.
+    void evaluate_inspect(const Expect& expect);
+    void evaluate_routes(const Expect& expect);
+    void evaluate_clients(const Expect& expect);
     void summarise();
     RouterSummary summarise_router(const Node& spec);
     void add_check(std::string what, std::string expected, std::string actual,
@@ -238,9 +181,8 @@ private:
     std::vector<bool> performed_;
     /// Timed random-fault timers not yet fired (faults.kill, faults.admin).
     std::size_t fault_timers_pending_ = 0;
-    /// Aimed faults and coverage; null unless asked for. Its own, or a campaign's kit's.
-    std::unique_ptr<RaceObserver> own_observer_;
-    RaceObserver* observer_ = nullptr;
+    /// Aimed faults and coverage (RunSettings::instrument); null unless asked for.
+    RunInstrument* observer_ = nullptr;
     /// Timeline actions with `step` > 0, sorted by (at, step, index), and the next to fire.
     struct Pin {
         std::int64_t at_ns;

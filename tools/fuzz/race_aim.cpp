@@ -1,13 +1,15 @@
 // Race observer, aiming: at a racy moment, pick a fault from the scenario's budget (a kill, a
 // crash, a management call) and fire it between this step and the next, from a zero-delay
 // timer in the faults lane; under PCT, also make the next pick a priority change point.
-// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+// Part of tools/: uses scenarios/run/, runtime/ and sim/.
 #include "runtime/supervisor.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/detail/race_observer.hpp"
 #include "sim/assert.hpp"
 
-namespace routesim::scenarios::detail {
+namespace routesim::tools::fuzz {
+
+using namespace scenarios; // the run layer's model and hooks
 
 bool RaceObserver::wants_aim() {
     RS_ASSERT(options_.aim);
@@ -146,4 +148,4 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
     fire_(order);
 }
 
-} // namespace routesim::scenarios::detail
+} // namespace routesim::tools::fuzz

@@ -1,36 +1,44 @@
 // Race observer: watches one run's trace for the moments where restart and pending races
 // happen (a routing decision, a route entering a pending state, a restart, a pool forward),
 // counts the (route state, event) pairs and pending windows the run reaches, and, when asked,
-// aims the scenario's fault budget at those moments. Private to scenarios/.
+// aims the scenario's fault budget at those moments: the run layer's RunInstrument, which the
+// fuzzer and `routesim run` / `report` attach (RunSettings::instrument).
+// Part of tools/: uses scenarios/run/, runtime/ and sim/.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "runtime/events.hpp"
 #include "runtime/node.hpp"
-#include "scenarios/run/detail/run_state.hpp"
-#include "scenarios/run/harness.hpp"
+#include "runtime/route_state.hpp"
 #include "scenarios/format/model.hpp"
+#include "scenarios/run/harness.hpp"
+#include "scenarios/run/instrument.hpp"
+#include "scenarios/run/runner.hpp"
+#include "scenarios/run/tally.hpp"
 #include "sim/prng.hpp"
 #include "sim/trace.hpp"
 
-namespace routesim::scenarios::detail {
+namespace routesim::tools::fuzz {
 
-/// The state of a route as the coverage counts it (route_state_name spellings, plus absent).
-enum class CoverState : std::uint8_t {
-    Running,
-    Dead,
-    Disabled,
-    PendingDisable,
-    PendingReplace,
-    PendingRemove,
-    Absent,
-};
-inline constexpr std::size_t cover_state_count = 7;
+using scenarios::Coverage;
+using scenarios::FaultOrder;
+using scenarios::Harness;
+using scenarios::RunContext;
+using scenarios::Scenario;
+using scenarios::Tally;
+using scenarios::Verb;
+
+/// The state of a route as the coverage counts it: the Router's one RouteState.
+using CoverState = runtime::act::RouteState;
+inline constexpr std::size_t cover_state_count = runtime::act::route_state_count;
 
 /// The events a route can meet, counted per state.
 enum class CoverEvent : std::uint8_t {
@@ -76,11 +84,11 @@ enum class Window : std::uint8_t {
     Count,
 };
 inline constexpr std::size_t window_count = static_cast<std::size_t>(Window::Count);
-/// Entries of a scenarios::Coverage: the pairs, state by state, then the windows.
+/// Entries of a scenarios::Coverage this counts: the pairs, state by state, then the windows.
 inline constexpr std::size_t coverage_entries = cover_state_count * cover_event_count + window_count;
 
 /// Watches the trace; see the file comment.
-class RaceObserver final : public sim::TraceSink {
+class RaceObserver final : public scenarios::RunInstrument {
 public:
     struct Options {
         bool aim = false;
@@ -90,17 +98,23 @@ public:
     };
     using Fire = std::function<void(const FaultOrder&)>;
 
+    /// Watches no run until start().
+    RaceObserver() = default;
     /// `fire` runs an aimed fault (from a zero-delay timer in the faults lane).
-    RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario, Options options,
-                 Fire fire);
+    RaceObserver(runtime::Node& node, const Harness& harness, const Scenario& scenario,
+                 Options options, Fire fire);
     RaceObserver(const RaceObserver&) = delete;
     RaceObserver& operator=(const RaceObserver&) = delete;
     RaceObserver(RaceObserver&&) = default;
     RaceObserver& operator=(RaceObserver&&) = default;
-    /// Starts over for another run, as a new observer would (MonitorKit keeps one per
-    /// campaign), but keeps its buffers' room and the route names it has interned.
-    void restart(runtime::Node& node, Harness& harness, const Scenario& scenario, Options options,
-                 Fire fire);
+    /// Starts over for another run, as a new observer would (a campaign keeps one), but keeps
+    /// its buffers' room and the route names it has interned.
+    void restart(runtime::Node& node, const Harness& harness, const Scenario& scenario,
+                 Options options, Fire fire);
+    /// RunInstrument: restart() for the run of `context`, fed its Tally.
+    void start(RunContext context) override;
+    /// Runs start() began (the first included).
+    std::uint64_t starts() const { return starts_; }
 
     void on_event(const sim::TraceEvent& event) override;
     /// Passes the run's Tally every event it counts, so that the run needs one sink of its own
@@ -110,9 +124,9 @@ public:
         tally_takes_ = tally != nullptr && tally->counts_taken();
     }
     /// A kill or crash hits `victim` now: counts the window it lands in.
-    void note_fault(Verb verb, const runtime::PID& victim);
-    /// Times each "<state> x <event>" pair and "window:<name>" was reached.
-    Coverage coverage() const;
+    void note_fault(Verb verb, const runtime::PID& victim) override;
+    /// Times each "<state> x <event>" pair and "window:<name>" was reached, by entry.
+    std::vector<std::uint64_t> coverage() const override;
 
 private:
     /// A candidate fault at the current moment.
@@ -124,17 +138,18 @@ private:
     };
 
     void on_route(const sim::TraceEvent& event);
-    void on_admin(const sim::TraceEvent& event);
-    void on_pending(const sim::TraceEvent& event);
-    void on_restart(const sim::TraceEvent& event);
-    void on_supervisor_restart(const sim::TraceEvent& event);
-    void on_pool_forward(const sim::TraceEvent& event);
+    void on_admin(const runtime::ev::RouteAdmin& admin);
+    void on_pending(const runtime::ev::RoutePending& pending);
+    void on_restart(const runtime::ev::RouteRestart& restart);
+    void on_supervisor_restart(const runtime::ev::SupRestart& restart);
+    void on_pool_forward(const runtime::ev::PoolForward& forward);
     /// A take that the Tally counts or check_fresh reads (on_event handles the others).
     void on_take(const sim::TraceEvent& event);
     /// Every kind but the commonest (which change no route state): see fresh_.
     void on_other(const sim::TraceEvent& event);
-    /// Drops the fresh_ answer of the route an event names (it may have changed state).
-    void drop_route(const sim::TraceEvent& event);
+    /// Drops the fresh_ answer of route `name` of `router` (an event named it: it may have
+    /// changed state).
+    void drop_route(std::uint64_t router, std::string_view name);
     /// Drops the fresh_ answers of router `pid`'s routes.
     void drop_router(std::uint64_t pid);
     /// Aims at a message or call that `router` routed to `worker` (a route event).
@@ -184,12 +199,13 @@ private:
     const std::string& admin_target(std::uint64_t router) const;
 
     // The run's (restart() points them at the next run's).
-    runtime::Node* node_;
-    Harness* harness_;
-    const Scenario* scenario_;
+    runtime::Node* node_ = nullptr;
+    const Harness* harness_ = nullptr;
+    const Scenario* scenario_ = nullptr;
     Options options_;
     Fire fire_;
-    sim::Prng prng_;
+    sim::Prng prng_{0};
+    std::uint64_t starts_ = 0;
     /// Per run: an aim at one trigger in `aim_one_in_`, at most `aims_left_` of them.
     std::uint64_t aim_one_in_ = 1;
     std::uint64_t aims_left_ = 0;
@@ -198,7 +214,7 @@ private:
     std::array<std::array<std::uint64_t, cover_event_count>, cover_state_count> pairs_{};
     std::array<std::uint64_t, window_count> windows_{};
     /// A route's state by (router pid id, route name).
-    struct RouteState {
+    struct SeenState {
         std::uint64_t router;
         runtime::Atom name;
         CoverState state;
@@ -210,7 +226,7 @@ private:
     };
     /// The last state each route was seen in by the trace (remember, known). Few (routes of
     /// the scenario's routers): searched linearly.
-    std::vector<RouteState> states_;
+    std::vector<SeenState> states_;
     /// A state query() read from a router's table, kept while it holds. The name is an
     /// interned atom's text (stable), matched by hash, then address or bytes.
     struct FreshState {
@@ -266,4 +282,23 @@ private:
     bool tally_takes_ = false;
 };
 
-} // namespace routesim::scenarios::detail
+/// This thread's observer, restarted by each run that is given it (a restarted observer
+/// counts and aims as a fresh one: FuzzMonitorKit tests). The instrument of fuzz_settings and
+/// of `routesim run` / `report`.
+RaceObserver& shared_observer();
+
+/// Every pending and restart window a coverage can name ("window:<name>" keys), in a fixed
+/// order, so a report can also say which were never reached.
+std::vector<std::string> coverage_windows();
+/// The route states of "<state> x <event>" coverage keys, in a fixed order (running first).
+std::vector<std::string> coverage_states();
+/// The number of entries every coverage has.
+std::size_t coverage_entries_count();
+/// Entry `entry`'s key ("<state> x <event>" or "window:<name>").
+const std::string& coverage_name(std::size_t entry);
+/// Times the entry named `key` was reached in `coverage` (0 for an unknown key).
+std::uint64_t coverage_times(const Coverage& coverage, std::string_view key);
+/// The entries of `coverage` reached at least once, by key.
+std::map<std::string, std::uint64_t> coverage_reached(const Coverage& coverage);
+
+} // namespace routesim::tools::fuzz

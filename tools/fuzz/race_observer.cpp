@@ -1,58 +1,31 @@
 // Race observer: route states from the trace, (state, event) pairs and pending windows.
-// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
-#include "scenarios/detail/race_observer.hpp"
+// Part of tools/: uses scenarios/run/, runtime/ and sim/.
+#include "tools/fuzz/race_observer.hpp"
 
 #include <algorithm>
 
-#include "properties/event_layout.hpp"
 #include "properties/monitor.hpp"
+#include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
 #include "scenarios/run/builder.hpp"
 #include "sim/assert.hpp"
 
-namespace routesim::scenarios::detail {
-namespace trace = runtime::trace;
-using properties::field_text;
-using properties::field_uint;
-using properties::is_kind;
+namespace routesim::tools::fuzz {
+
+using namespace scenarios; // the run layer's model and hooks
 
 namespace {
 
-constexpr std::array<std::string_view, cover_state_count> state_names = {
-    "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove",
-    "absent"};
+constexpr const auto& state_names = runtime::act::route_state_names;
 
 constexpr std::array<std::string_view, 6> op_names = {"add",     "remove",  "disable",
                                                       "enable",  "replace", "respawn"};
 constexpr std::array<std::string_view, 4> admin_results = {"ok", "busy", "duplicate", "error"};
 
-CoverState parse_state(std::string_view text) {
-    for (std::size_t i = 0; i < state_names.size(); i++) {
-        if (state_names[i] == text) {
-            return static_cast<CoverState>(i);
-        }
-    }
-    return CoverState::Absent;
-}
-
 CoverState cover_state(const runtime::act::RouterRouteInfo& info) {
-    // As route_state_name spells it, without making the string.
-    switch (info.pending) {
-    case runtime::act::RoutePending::Disable:
-        return CoverState::PendingDisable;
-    case runtime::act::RoutePending::Replace:
-        return CoverState::PendingReplace;
-    case runtime::act::RoutePending::Remove:
-        return CoverState::PendingRemove;
-    case runtime::act::RoutePending::None:
-        break;
-    }
-    if (info.disabled) {
-        return CoverState::Disabled;
-    }
-    return info.pid.empty() ? CoverState::Dead : CoverState::Running;
+    return info.state();
 }
 
 bool is_pending(CoverState state) {
@@ -117,8 +90,8 @@ std::size_t admin_offset(std::string_view op, std::string_view result) {
 
 } // namespace
 
-RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario& scenario,
-                           Options options, Fire fire)
+RaceObserver::RaceObserver(runtime::Node& node, const Harness& harness,
+                           const Scenario& scenario, Options options, Fire fire)
     : node_(&node),
       harness_(&harness),
       scenario_(&scenario),
@@ -136,8 +109,18 @@ RaceObserver::RaceObserver(runtime::Node& node, Harness& harness, const Scenario
     }
 }
 
-void RaceObserver::restart(runtime::Node& node, Harness& harness, const Scenario& scenario,
-                           Options options, Fire fire) {
+void RaceObserver::start(RunContext context) {
+    RS_ASSERT(context.node != nullptr && context.harness != nullptr);
+    RS_ASSERT(context.scenario != nullptr && context.tally != nullptr);
+    const std::uint64_t starts = starts_;
+    restart(*context.node, *context.harness, *context.scenario,
+            Options{context.aim, context.coverage, context.check_fresh}, std::move(context.fire));
+    starts_ = starts + 1;
+    set_tally(context.tally);
+}
+
+void RaceObserver::restart(runtime::Node& node, const Harness& harness,
+                           const Scenario& scenario, Options options, Fire fire) {
     // Every member as the constructor sets it, then the emptied buffers back in place.
     auto states = std::move(states_);
     auto fresh = std::move(fresh_);
@@ -223,7 +206,7 @@ runtime::Atom RaceObserver::route_atom(std::string_view name, std::uint64_t name
 
 CoverState RaceObserver::known(std::uint64_t router, std::string_view name,
                                std::uint64_t name_hash) {
-    for (const RouteState& entry : states_) {
+    for (const SeenState& entry : states_) {
         if (entry.is(router, name, name_hash)) {
             return entry.state;
         }
@@ -235,7 +218,7 @@ CoverState RaceObserver::known(std::uint64_t router, std::string_view name,
 
 void RaceObserver::remember(std::uint64_t router, std::string_view name, std::uint64_t name_hash,
                             CoverState state) {
-    for (RouteState& entry : states_) {
+    for (SeenState& entry : states_) {
         if (entry.is(router, name, name_hash)) {
             entry.state = state;
             return;
@@ -244,7 +227,7 @@ void RaceObserver::remember(std::uint64_t router, std::string_view name, std::ui
     if (name.size() > runtime::atom_length_max) {
         return; // no route has such a name: known() asks the router (which says Absent)
     }
-    states_.push_back(RouteState{router, route_atom(name, name_hash), state});
+    states_.push_back(SeenState{router, route_atom(name, name_hash), state});
 }
 
 void RaceObserver::count(CoverState state, CoverEvent event) {
@@ -263,21 +246,56 @@ void RaceObserver::note_restart(std::uint64_t pid) {
     }
 }
 
+namespace {
+
+namespace ev = runtime::ev;
+
+/// True when `event` (whose kind hash is `kind`) is of kind `Event`: its hash, then its name.
+template <class Event>
+bool is(const sim::TraceEvent& event, std::uint64_t kind) {
+    return kind == Event::kind.hash && sim::is_event_kind<Event>(event.kind);
+}
+
+/// Field `Member` of an event known to be of its kind, where the kind's one field table puts
+/// it (sim::event_field_index): the commonest event read here (route) is read this way
+/// instead of decoding every field.
+template <auto Member>
+const sim::TraceValue& value_of(const sim::TraceEvent& event) {
+    constexpr std::size_t index = sim::event_field_index<Member>();
+    RS_ASSERT(index < event.field_count);
+    return event.fields[index].value;
+}
+
+/// A route event's resolution, by the text the codec writes for it (its hash first).
+ev::Resolution resolution_of(const sim::TraceValue& value) {
+    static constexpr std::array<std::uint64_t, 3> hashes = {
+        sim::fnv1a64(ev::resolution_names[0]), sim::fnv1a64(ev::resolution_names[1]),
+        sim::fnv1a64(ev::resolution_names[2])};
+    const std::uint64_t hash = value.hash_word();
+    for (std::size_t i = 0; i < hashes.size(); i++) {
+        if (hash == hashes[i] && value.as_text() == ev::resolution_names[i]) {
+            return static_cast<ev::Resolution>(i);
+        }
+    }
+    return ev::Resolution::Failed;
+}
+
+} // namespace
+
 void RaceObserver::on_event(const sim::TraceEvent& event) {
-    // The commonest kinds first, by hash (then by name, as is_kind does); none of them goes
-    // with a change of route state (fresh_). Each branch ends in one call, so that this
-    // dispatch needs no frame of its own.
+    // The commonest kinds first, by hash (then by name); none of them goes with a change of
+    // route state (fresh_). Each branch ends in one call, so that this dispatch needs no
+    // frame of its own.
     const std::uint64_t kind = event.kind.hash;
-    if (kind == trace::take.hash && is_kind(event, trace::take)) {
+    if (is<ev::Take>(event, kind)) {
         pending_seen_ = false; // a new step: no management call is in progress
         if (tally_takes_ || options_.check_fresh) [[unlikely]] {
             on_take(event);
         }
-    } else if ((kind == trace::send.hash && is_kind(event, trace::send)) ||
-               (kind == properties::route_key.hash && is_kind(event, properties::route_key)) ||
-               (kind == trace::forward.hash && is_kind(event, trace::forward))) {
+    } else if (is<ev::Send>(event, kind) || is<ev::RouteKey>(event, kind) ||
+               is<ev::Forward>(event, kind)) {
         return; // read by nothing below
-    } else if (kind == trace::route.hash && is_kind(event, trace::route)) {
+    } else if (is<ev::Route>(event, kind)) {
         on_route(event);
     } else {
         on_other(event);
@@ -290,8 +308,9 @@ void RaceObserver::on_take(const sim::TraceEvent& event) {
     }
     if (options_.check_fresh) {
         // What call_routed() must agree with: the router's own take comes right before.
-        last_take_pid_ = field_uint(event, properties::layout::take::pid);
-        last_take_type_ = field_uint(event, properties::layout::take::type);
+        const ev::Take take = *sim::decode<ev::Take>(event);
+        last_take_pid_ = take.pid.value;
+        last_take_type_ = static_cast<std::uint64_t>(take.type);
     }
 }
 
@@ -299,46 +318,49 @@ void RaceObserver::on_other(const sim::TraceEvent& event) {
     if (tally_ != nullptr) {
         tally_->on_event(event);
     }
-    // One hash comparison per kind this reads (is_kind's rule, then its name).
+    // One hash comparison per kind this reads, then its name.
     const std::uint64_t kind = event.kind.hash;
-    if (kind == trace::route_pending.hash && is_kind(event, trace::route_pending)) {
-        drop_route(event);
-        on_pending(event);
-    } else if (kind == trace::route_admin.hash && is_kind(event, trace::route_admin)) {
-        drop_route(event);
-        on_admin(event);
-    } else if (kind == trace::route_restart.hash && is_kind(event, trace::route_restart)) {
-        drop_route(event);
-        on_restart(event);
-    } else if (kind == trace::route_init.hash && is_kind(event, trace::route_init)) {
-        drop_route(event);
-    } else if (kind == trace::call.hash && is_kind(event, trace::call)) {
+    if (is<ev::RoutePending>(event, kind)) {
+        const ev::RoutePending pending = *sim::decode<ev::RoutePending>(event);
+        drop_route(pending.router, pending.name.text);
+        on_pending(pending);
+    } else if (is<ev::RouteAdmin>(event, kind)) {
+        const ev::RouteAdmin admin = *sim::decode<ev::RouteAdmin>(event);
+        drop_route(admin.router, admin.name.text);
+        on_admin(admin);
+    } else if (is<ev::RouteRestart>(event, kind)) {
+        const ev::RouteRestart restart = *sim::decode<ev::RouteRestart>(event);
+        drop_route(restart.router, restart.name.text);
+        on_restart(restart);
+    } else if (is<ev::RouteInit>(event, kind)) {
+        const ev::RouteInit init = *sim::decode<ev::RouteInit>(event);
+        drop_route(init.router, init.name.text);
+    } else if (is<ev::Call>(event, kind)) {
         calls_in_flight_++;
-    } else if (kind == trace::call_result.hash && is_kind(event, trace::call_result)) {
+    } else if (is<ev::CallResult>(event, kind)) {
         calls_in_flight_--;
-    } else if (kind == trace::sup_restart.hash && is_kind(event, trace::sup_restart)) {
-        on_supervisor_restart(event);
-    } else if (kind == trace::pool_forward.hash && is_kind(event, trace::pool_forward)) {
-        on_pool_forward(event);
-    } else if (kind == trace::exit.hash && is_kind(event, trace::exit)) {
+    } else if (is<ev::SupRestart>(event, kind)) {
+        on_supervisor_restart(*sim::decode<ev::SupRestart>(event));
+    } else if (is<ev::PoolForward>(event, kind)) {
+        on_pool_forward(*sim::decode<ev::PoolForward>(event));
+    } else if (is<ev::Exit>(event, kind)) {
         // A router's routes end with it, and it emits route events only while it runs.
-        const std::uint64_t pid = field_uint(event, trace::pid);
+        const std::uint64_t pid = value_of<&ev::Exit::pid>(event).as_uint();
         drop_router(pid);
         if (!routers_.empty()) {
             std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
         }
-    } else if (kind == trace::log.hash && is_kind(event, trace::log) &&
-               field_text(event, trace::level) == "error") {
-        drop_router(field_uint(event, trace::pid)); // a failed respawn's log names no route
+    } else if (is<ev::Log>(event, kind) &&
+               value_of<&ev::Log::level>(event).as_text() == "error") {
+        // A failed respawn's log names no route.
+        drop_router(value_of<&ev::Log::pid>(event).as_uint());
     }
 }
 
-void RaceObserver::drop_route(const sim::TraceEvent& event) {
+void RaceObserver::drop_route(std::uint64_t router, std::string_view name) {
     if (fresh_.empty()) {
         return;
     }
-    const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view name = field_text(event, trace::name);
     std::erase_if(fresh_, [router, name](const FreshState& fresh) {
         return fresh.router == router && fresh.name == name;
     });
@@ -350,58 +372,21 @@ void RaceObserver::drop_router(std::uint64_t pid) {
     }
 }
 
-namespace {
-
-/// The route an event names, with the FNV-1a hash its text value carries ("" when none).
-std::pair<std::string_view, std::uint64_t> route_name(const sim::TraceEvent& event) {
-    const sim::TraceField* field = properties::find_field(event, trace::name);
-    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
-        return {std::string_view(), sim::fnv1a64("")};
-    }
-    return {field->value.as_text(), field->value.hash_word()};
-}
-
-/// A route event's resolution, by the constant text the router traces (its hash first).
-enum class Resolution : std::uint8_t { Owned, Registry, Discard, Failed };
-
-Resolution resolution_of(const sim::TraceEvent& event) {
-    const sim::TraceField* field = properties::find_field(event, properties::layout::route::resolution);
-    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
-        return Resolution::Failed; // as an unknown text
-    }
-    static constexpr std::uint64_t owned = sim::fnv1a64("owned");
-    static constexpr std::uint64_t registry = sim::fnv1a64("registry");
-    static constexpr std::uint64_t discard = sim::fnv1a64("discard");
-    const std::uint64_t hash = field->value.hash_word();
-    const std::string_view text = field->value.as_text();
-    if (hash == owned && text == "owned") {
-        return Resolution::Owned;
-    }
-    if (hash == registry && text == "registry") {
-        return Resolution::Registry;
-    }
-    if (hash == discard && text == "discard") {
-        return Resolution::Discard;
-    }
-    return Resolution::Failed;
-}
-
-} // namespace
-
 void RaceObserver::on_route(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, properties::layout::route::router);
-    const sim::TraceField* name_field = properties::find_field(event, properties::layout::route::name);
-    const bool named = name_field != nullptr && name_field->value.type() == sim::TraceValue::Type::Text;
-    const std::string_view name = named ? name_field->value.as_text() : std::string_view();
-    const std::uint64_t name_hash = named ? name_field->value.hash_word() : sim::fnv1a64("");
-    const Resolution resolution = resolution_of(event);
-    const bool aims = options_.aim && resolution == Resolution::Owned && still_aiming() &&
-                      field_uint(event, properties::layout::route::worker) != 0;
-    if ((!options_.coverage || resolution == Resolution::Discard) && !aims) {
+    // The fields this reads, by the route kind's table (on_event checked the kind).
+    const std::uint64_t router = value_of<&ev::Route::router>(event).as_uint();
+    const sim::TraceValue& name_value = value_of<&ev::Route::name>(event);
+    const std::string_view name = name_value.as_text();
+    const std::uint64_t name_hash = name_value.hash_word();
+    const ev::Resolution resolution = resolution_of(value_of<&ev::Route::resolution>(event));
+    const std::uint64_t worker = value_of<&ev::Route::worker>(event).as_uint();
+    const bool aims = options_.aim && resolution == ev::Resolution::Owned && still_aiming() &&
+                      worker != 0;
+    if ((!options_.coverage || resolution == ev::Resolution::Discard) && !aims) {
         return;
     }
     const bool is_call = call_routed(router);
-    if (options_.coverage && resolution != Resolution::Discard) {
+    if (options_.coverage && resolution != ev::Resolution::Discard) {
         // Routing changes no route state (a lazy restart has its own event before this one).
         const std::size_t event_index = static_cast<std::size_t>(resolution) + (is_call ? 4 : 0);
         const CoverState state = query(router, name, name_hash);
@@ -415,7 +400,7 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
         }
     }
     if (aims && wants_aim()) {
-        aim_at_route(field_uint(event, properties::layout::route::worker), router, name, is_call);
+        aim_at_route(worker, router, name, is_call);
     }
 }
 
@@ -440,11 +425,12 @@ void RaceObserver::aim_at_route(std::uint64_t worker, std::uint64_t router, std:
     aim(is_call ? "call_routed" : "message_routed", std::move(candidates));
 }
 
-void RaceObserver::on_pending(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, trace::router);
-    const auto [name, name_hash] = route_name(event);
-    const CoverState from = parse_state(field_text(event, trace::from_state));
-    const CoverState to = parse_state(field_text(event, trace::to_state));
+void RaceObserver::on_pending(const runtime::ev::RoutePending& pending) {
+    const std::uint64_t router = pending.router;
+    const std::string_view name = pending.name.text;
+    const std::uint64_t name_hash = pending.name.hash;
+    const CoverState from = pending.from_state;
+    const CoverState to = pending.to_state;
     pending_router_ = router;
     pending_name_.assign(name);
     pending_from_ = from;
@@ -460,20 +446,21 @@ void RaceObserver::on_pending(const sim::TraceEvent& event) {
     }
     if (options_.aim && is_pending(to) && wants_aim()) {
         std::vector<Candidate> candidates;
-        add_process_candidates(candidates, field_uint(event, trace::worker));
+        add_process_candidates(candidates, pending.worker);
         add_process_candidates(candidates, router);
         add_admin_candidates(candidates, router, name);
         aim("route_pending", std::move(candidates));
     }
 }
 
-void RaceObserver::on_admin(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, trace::router);
-    const auto [name, name_hash] = route_name(event);
+void RaceObserver::on_admin(const runtime::ev::RouteAdmin& admin) {
+    const std::uint64_t router = admin.router;
+    const std::string_view name = admin.name.text;
+    const std::uint64_t name_hash = admin.name.hash;
     if (options_.coverage) {
         // The state before the call: a route_pending inside it names it, else the last known.
-        const std::string_view op = field_text(event, trace::op);
-        const std::string_view result = field_text(event, trace::result);
+        const std::string_view op = admin.op.text;
+        const std::string_view result = admin.result.text;
         const bool inside = pending_seen_ && pending_router_ == router && pending_name_ == name;
         CoverState before = inside ? pending_from_ : known(router, name, name_hash);
         if (result == "ok" && (op == "add" || op == "respawn")) {
@@ -490,11 +477,12 @@ void RaceObserver::on_admin(const sim::TraceEvent& event) {
     pending_seen_ = false;
 }
 
-void RaceObserver::on_restart(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, trace::router);
-    const auto [name, name_hash] = route_name(event);
-    const std::string_view kind = field_text(event, trace::restart);
-    const std::uint64_t worker = field_uint(event, trace::worker);
+void RaceObserver::on_restart(const runtime::ev::RouteRestart& restart) {
+    const std::uint64_t router = restart.router;
+    const std::string_view name = restart.name.text;
+    const std::uint64_t name_hash = restart.name.hash;
+    const std::string_view kind = restart.restart.text;
+    const std::uint64_t worker = restart.worker;
     note_restart(worker);
     if (options_.coverage) {
         const CoverState before = known(router, name, name_hash);
@@ -515,17 +503,17 @@ void RaceObserver::on_restart(const sim::TraceEvent& event) {
     }
 }
 
-void RaceObserver::on_supervisor_restart(const sim::TraceEvent& event) {
+void RaceObserver::on_supervisor_restart(const runtime::ev::SupRestart& restart) {
     note_restart(0);
     supervisor_restarted_ = true;
     if (options_.aim && wants_aim()) {
         std::vector<Candidate> candidates;
-        add_process_candidates(candidates, field_uint(event, trace::sup_key_sup));
+        add_process_candidates(candidates, restart.sup);
         // The restarted child is resolved when the fault fires (after this step spawned it).
         Candidate child;
         child.verb = Verb::Kill;
-        child.router = field_uint(event, trace::sup_key_sup);
-        child.route = std::string(field_text(event, trace::sup_key_child));
+        child.router = restart.sup;
+        child.route = std::string(restart.child.text);
         if (scenario_->faults.kill.has_value()) {
             candidates.push_back(child);
         }
@@ -533,9 +521,9 @@ void RaceObserver::on_supervisor_restart(const sim::TraceEvent& event) {
     }
 }
 
-void RaceObserver::on_pool_forward(const sim::TraceEvent& event) {
-    const std::string_view outcome = field_text(event, trace::outcome);
-    const std::uint64_t worker = field_uint(event, trace::pool_key_worker);
+void RaceObserver::on_pool_forward(const runtime::ev::PoolForward& forward) {
+    const std::string_view outcome = forward.outcome.text;
+    const std::uint64_t worker = forward.worker;
     if (outcome == "respawned") {
         note_restart(worker);
     }
@@ -545,7 +533,7 @@ void RaceObserver::on_pool_forward(const sim::TraceEvent& event) {
     if (options_.aim && outcome == "ok" && wants_aim()) {
         std::vector<Candidate> candidates;
         add_process_candidates(candidates, worker);
-        add_process_candidates(candidates, field_uint(event, trace::pool_key_pool));
+        add_process_candidates(candidates, forward.pool);
         aim("pool_forward", std::move(candidates));
     }
 }
@@ -591,30 +579,27 @@ void RaceObserver::note_fault(Verb verb, const runtime::PID& victim) {
     }
 }
 
-Coverage RaceObserver::coverage() const {
+std::vector<std::uint64_t> RaceObserver::coverage() const {
     std::vector<std::uint64_t> counts(coverage_entries);
     auto out = counts.begin();
     for (const auto& events : pairs_) {
         out = std::copy(events.begin(), events.end(), out);
     }
     std::copy(windows_.begin(), windows_.end(), out);
-    return Coverage(std::move(counts));
+    return counts;
 }
 
-} // namespace routesim::scenarios::detail
-
-namespace routesim::scenarios {
 
 std::vector<std::string> coverage_windows() {
     std::vector<std::string> names;
-    for (std::size_t window = 0; window < detail::window_count; window++) {
-        names.emplace_back(detail::window_name(window));
+    for (std::size_t window = 0; window < window_count; window++) {
+        names.emplace_back(window_name(window));
     }
     return names;
 }
 
 std::vector<std::string> coverage_states() {
-    return {detail::state_names.begin(), detail::state_names.end()};
+    return {state_names.begin(), state_names.end()};
 }
 
 namespace {
@@ -623,14 +608,14 @@ namespace {
 const std::vector<std::string>& coverage_keys() {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> out;
-        for (std::size_t state = 0; state < detail::cover_state_count; state++) {
-            for (std::size_t event = 0; event < detail::cover_event_count; event++) {
-                out.push_back(std::string(detail::state_names[state]) + " x " +
-                              detail::event_name(event));
+        for (std::size_t state = 0; state < cover_state_count; state++) {
+            for (std::size_t event = 0; event < cover_event_count; event++) {
+                out.push_back(std::string(state_names[state]) + " x " +
+                              event_name(event));
             }
         }
-        for (std::size_t window = 0; window < detail::window_count; window++) {
-            out.push_back("window:" + std::string(detail::window_name(window)));
+        for (std::size_t window = 0; window < window_count; window++) {
+            out.push_back("window:" + std::string(window_name(window)));
         }
         return out;
     }();
@@ -639,35 +624,37 @@ const std::vector<std::string>& coverage_keys() {
 
 } // namespace
 
-Coverage::Coverage(std::vector<std::uint64_t> counts) : counts_(std::move(counts)) {
-    RS_ASSERT(counts_.size() == detail::coverage_entries);
+RaceObserver& shared_observer() {
+    thread_local RaceObserver observer;
+    return observer;
 }
 
-std::size_t Coverage::entries() { return detail::coverage_entries; }
+std::size_t coverage_entries_count() { return coverage_entries; }
 
-const std::string& Coverage::name(std::size_t entry) {
-    RS_ASSERT(entry < detail::coverage_entries);
+const std::string& coverage_name(std::size_t entry) {
+    RS_ASSERT(entry < coverage_entries);
     return coverage_keys()[entry];
 }
 
-std::uint64_t Coverage::times(std::string_view key) const {
+std::uint64_t coverage_times(const Coverage& coverage, std::string_view key) {
     const std::vector<std::string>& keys = coverage_keys();
     for (std::size_t entry = 0; entry < keys.size(); entry++) {
         if (keys[entry] == key) {
-            return at(entry);
+            return coverage.at(entry);
         }
     }
     return 0;
 }
 
-std::map<std::string, std::uint64_t> Coverage::reached() const {
+std::map<std::string, std::uint64_t> coverage_reached(const Coverage& coverage) {
+    RS_ASSERT(coverage.empty() || coverage.counts().size() == coverage_entries);
     std::map<std::string, std::uint64_t> out;
-    for (std::size_t entry = 0; entry < counts_.size(); entry++) {
-        if (counts_[entry] > 0) {
-            out.emplace(name(entry), counts_[entry]);
+    for (std::size_t entry = 0; entry < coverage.counts().size(); entry++) {
+        if (coverage.counts()[entry] > 0) {
+            out.emplace(coverage_name(entry), coverage.counts()[entry]);
         }
     }
     return out;
 }
 
-} // namespace routesim::scenarios
+} // namespace routesim::tools::fuzz
