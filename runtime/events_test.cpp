@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -312,6 +313,53 @@ TEST(Events, PremixedIdsCarryTheLaneOfTheirField) {
     EXPECT_EQ(sim::event_field_index<&ev::Send::to>(), 2U);
     EXPECT_EQ(sim::field_premix<&ev::Forward::by>(u7),
               sim::TraceHasher::premix(sim::fnv1a64("by"), TraceValue::Type::Uint, u7, 1));
+}
+
+// The manual's row of `E`: "| `kind` | `field` type, ... |" (runtime/EVENTS.md).
+template <class E>
+std::string manual_row() {
+    const auto names = sim::event_field_names<E>();
+    const auto types = sim::event_field_types<E>();
+    std::string row = "| `" + std::string(E::kind.name) + "` | ";
+    for (std::size_t i = 0; i < names.size(); i++) {
+        row += (i == 0 ? "`" : ", `") + std::string(names[i]) + "` " + types[i];
+    }
+    return row + " |";
+}
+
+template <class... Events>
+std::vector<std::string> manual_rows(ev::EventList<Events...>) {
+    return {manual_row<Events>()...};
+}
+
+TEST(Events, ManualTableListsEveryKindWithItsFields) {
+    // runtime/EVENTS.md has one row per kind whose first two columns are exactly the struct's
+    // kind and fields (a third column explains them); a row for an unknown kind fails too.
+    std::ifstream file(std::string(ROUTESIM_SOURCE_DIR) + "/runtime/EVENTS.md");
+    ASSERT_TRUE(file.good());
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(file, line);) {
+        lines.push_back(line);
+    }
+    std::string missing;
+    for (const std::string& row : manual_rows(ev::AllEvents{})) {
+        const bool found = std::any_of(lines.begin(), lines.end(), [&row](const std::string& line) {
+            return line.starts_with(row);
+        });
+        if (!found) {
+            missing += row + "\n";
+        }
+    }
+    EXPECT_EQ(missing, "") << "rows runtime/EVENTS.md lacks (or spells otherwise)";
+    for (const std::string& line : lines) {
+        if (!line.starts_with("| `")) {
+            continue;
+        }
+        const std::size_t end = line.find('`', 3);
+        ASSERT_NE(end, std::string::npos) << line;
+        const std::string kind = line.substr(3, end - 3);
+        EXPECT_NE(ev::kind_of(TraceKey(kind)), ev::Kind::Other) << "not a kind: " << line;
+    }
 }
 
 TEST(RouteState, NamesRoundTripOverEveryValue) {

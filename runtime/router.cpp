@@ -207,7 +207,9 @@ std::optional<std::size_t> Router::find(const PID& pid) const {
 RouteState Router::route_state(std::size_t index) const {
     RS_ASSERT(index < table_.size());
     const Entry& entry = table_[index];
-    return route_state_of(entry.pending, entry.disabled, !entry.pid.empty());
+    const RouteState state = route_state_of(entry.pending, entry.disabled, !entry.pid.empty());
+    RS_ASSERT(state != RouteState::Absent); // a route in the table is never absent
+    return state;
 }
 
 // -- Behavior -----------------------------------------------------------------------------

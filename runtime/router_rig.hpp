@@ -65,16 +65,7 @@ inline std::string outcome(const RouteResult& result) {
 /// The route's state as the trace spells it ("absent", "running", "pending_disable", ...).
 inline std::string state_of(const LambdaRouter& router, Atom name) {
     const std::optional<act::RouterRouteInfo> info = router.route(name);
-    if (!info) {
-        return "absent";
-    }
-    if (info->pending != RoutePending::None) {
-        return "pending_" + act::route_pending_name(info->pending);
-    }
-    if (info->disabled) {
-        return "disabled";
-    }
-    return info->pid.empty() ? "dead" : "running";
+    return std::string(act::route_state_name(info ? info->state() : act::RouteState::Absent));
 }
 
 /// Runs one management call; Add and Replace use `spec`.

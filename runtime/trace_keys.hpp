@@ -1,6 +1,7 @@
 // The runtime's trace kind and field keys under their historical names (trace::spawn,
-// trace::pid, ...), for readers not yet converted to the typed events. Every name here is a
-// reference to the one constant in runtime/events.hpp, where the kinds and fields are declared.
+// trace::pid, ...), only those that readers not yet converted to the typed events still use.
+// Every name here is a reference to the one constant in runtime/events.hpp, where the kinds and
+// fields are declared; a name goes when its last reader is converted.
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 
@@ -15,10 +16,7 @@ using sim::TraceKey;
 // Event kinds.
 inline constexpr const TraceKey& spawn = ev::Spawn::kind;
 inline constexpr const TraceKey& spawn_failed = ev::SpawnFailed::kind;
-inline constexpr const TraceKey& register_name = ev::Register::kind;
-inline constexpr const TraceKey& unregister_name = ev::Unregister::kind;
 inline constexpr const TraceKey& send = ev::Send::kind;
-inline constexpr const TraceKey& send_failed = ev::SendFailed::kind;
 inline constexpr const TraceKey& take = ev::Take::kind;
 inline constexpr const TraceKey& forward = ev::Forward::kind;
 inline constexpr const TraceKey& call = ev::Call::kind;
@@ -28,23 +26,16 @@ inline constexpr const TraceKey& response_dropped = ev::ResponseDropped::kind;
 inline constexpr const TraceKey& exit = ev::Exit::kind;
 inline constexpr const TraceKey& drop = ev::Drop::kind;
 inline constexpr const TraceKey& preserve = ev::Preserve::kind;
-inline constexpr const TraceKey& signal_lost = ev::SignalLost::kind;
 inline constexpr const TraceKey& kill = ev::Kill::kind;
-inline constexpr const TraceKey& link = ev::Link::kind;
-inline constexpr const TraceKey& timer = ev::Timer::kind;
 inline constexpr const TraceKey& log = ev::Log::kind;
-inline constexpr const TraceKey& busy = ev::Busy::kind;
 inline constexpr const TraceKey& route = ev::Route::kind;
 inline constexpr const TraceKey& route_init = ev::RouteInit::kind;
 inline constexpr const TraceKey& route_admin = ev::RouteAdmin::kind;
 inline constexpr const TraceKey& route_pending = ev::RoutePending::kind;
 inline constexpr const TraceKey& route_restart = ev::RouteRestart::kind;
 inline constexpr const TraceKey& pool_forward = ev::PoolForward::kind;
-inline constexpr const TraceKey& pool_workers = ev::PoolWorkers::kind;
-inline constexpr const TraceKey& sup_child_exit = ev::SupChildExit::kind;
 inline constexpr const TraceKey& sup_restart = ev::SupRestart::kind;
 inline constexpr const TraceKey& sup_intensity_exceeded = ev::SupIntensityExceeded::kind;
-inline constexpr const TraceKey& sup_shutdown = ev::SupShutdown::kind;
 
 // Field keys.
 inline constexpr const TraceKey& pid = ev::key::pid;
@@ -59,21 +50,12 @@ inline constexpr const TraceKey& to = ev::key::to;
 inline constexpr const TraceKey& queue = ev::key::queue;
 inline constexpr const TraceKey& type = ev::key::type;
 inline constexpr const TraceKey& msg = ev::key::msg;
-inline constexpr const TraceKey& err = ev::key::err;
 inline constexpr const TraceKey& by = ev::key::by;
 inline constexpr const TraceKey& caller = ev::key::caller;
 inline constexpr const TraceKey& ref = ev::key::ref;
 inline constexpr const TraceKey& timeout_ns = ev::key::timeout_ns;
 inline constexpr const TraceKey& outcome = ev::key::outcome;
-inline constexpr const TraceKey& why = ev::key::why;
-inline constexpr const TraceKey& state = ev::key::state;
-inline constexpr const TraceKey& consumer = ev::key::consumer;
-inline constexpr const TraceKey& target = ev::key::target;
-inline constexpr const TraceKey& monitor = ev::key::monitor;
-inline constexpr const TraceKey& what = ev::key::what;
 inline constexpr const TraceKey& level = ev::key::level;
-inline constexpr const TraceKey& text = ev::key::text;
-inline constexpr const TraceKey& cost_ns = ev::key::cost_ns;
 inline constexpr const TraceKey& router = ev::key::router;
 inline constexpr const TraceKey& resolution = ev::key::resolution;
 inline constexpr const TraceKey& worker = ev::key::worker;
@@ -85,13 +67,10 @@ inline constexpr const TraceKey& restart = ev::key::restart;
 inline constexpr const TraceKey& slot = ev::key::slot;
 inline constexpr const TraceKey& pool_key_pool = ev::key::pool;
 inline constexpr const TraceKey& pool_key_worker = ev::key::worker;
-inline constexpr const TraceKey& pool_key_size = ev::key::size;
 inline constexpr const TraceKey& sup_key_sup = ev::key::sup;
 inline constexpr const TraceKey& sup_key_child = ev::key::child;
-inline constexpr const TraceKey& sup_key_decision = ev::key::decision;
 inline constexpr const TraceKey& sup_key_intensity = ev::key::intensity;
 inline constexpr const TraceKey& sup_key_period_ns = ev::key::period_ns;
-inline constexpr const TraceKey& sup_key_waiting = ev::key::waiting;
 
 /// An Atom as a trace value, with its interned hash.
 inline sim::TraceValue atom_value(Atom atom) {

@@ -344,6 +344,47 @@ constexpr std::array<std::string_view, event_field_count<Event>> event_field_nam
     return names;
 }
 
+/// How the manual spells the value type of a field whose member has type `T`: "uint", "int",
+/// "bool", "text", "text or uint", "text: a / b / ..." for an enum traced by name, with
+/// ", optional" for an optional last field.
+template <class T>
+std::string field_type_name() {
+    if constexpr (detail::IsOptional<T>::value) {
+        return field_type_name<typename T::value_type>() + ", optional";
+    } else if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, PremixedId>) {
+        return "uint";
+    } else if constexpr (std::is_same_v<T, std::int64_t>) {
+        return "int";
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return "bool";
+    } else if constexpr (std::is_same_v<T, TraceText>) {
+        return "text";
+    } else if constexpr (std::is_same_v<T, TextOrId>) {
+        return "text or uint";
+    } else if constexpr (detail::NamedEnum<T>) {
+        std::string out = "text:";
+        const char* separator = " ";
+        for (std::string_view name : TraceEnumNames<T>::names) {
+            out += separator;
+            out += name;
+            separator = " / ";
+        }
+        return out;
+    } else {
+        static_assert(std::is_enum_v<T>, "a field type without a FieldCodec");
+        return "uint";
+    }
+}
+
+/// The value types of `Event`'s fields, in order (field_type_name of each member).
+template <TraceEventType Event>
+std::array<std::string, event_field_count<Event>> event_field_types() {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return std::array<std::string, event_field_count<Event>>{
+            field_type_name<detail::member_at<Event, I>>()...};
+    }(std::make_index_sequence<event_field_count<Event>>{});
+}
+
 /// The index of the field held by `Member` (a pointer to a member of an event struct).
 template <auto Member>
 consteval std::size_t event_field_index() {

@@ -8,17 +8,40 @@
 #include <vector>
 
 #include "sim/assert.hpp"
+#include "sim/event_codec.hpp"
 
 namespace routesim::tools {
 namespace {
 
-constexpr sim::TraceKey kind_hop{"hop"};
-constexpr sim::TraceKey kind_delay{"delay"};
 constexpr sim::TraceKey key_task{"task"};
 constexpr sim::TraceKey key_token{"token"};
 constexpr sim::TraceKey key_to{"to"};
 constexpr sim::TraceKey key_hops{"hops"};
 constexpr sim::TraceKey key_delay_ns{"delay_ns"};
+
+/// A token moved from `task` to `to` (its `hops`-th hop).
+struct Hop {
+    static constexpr sim::TraceKey kind{"hop"};
+    std::uint64_t task = 0;
+    std::uint64_t token = 0;
+    std::uint64_t to = 0;
+    std::uint64_t hops = 0;
+    static constexpr auto fields() {
+        return std::tuple{sim::field(key_task, &Hop::task), sim::field(key_token, &Hop::token),
+                          sim::field(key_to, &Hop::to), sim::field(key_hops, &Hop::hops)};
+    }
+};
+
+/// A token waits `delay_ns` before its next delivery.
+struct Delay {
+    static constexpr sim::TraceKey kind{"delay"};
+    std::uint64_t token = 0;
+    std::int64_t delay_ns = 0;
+    static constexpr auto fields() {
+        return std::tuple{sim::field(key_token, &Delay::token),
+                          sim::field(key_delay_ns, &Delay::delay_ns)};
+    }
+};
 
 struct Token {
     std::uint32_t id;
@@ -52,17 +75,13 @@ public:
         hops_++;
         token.hops++;
         const auto next = static_cast<std::uint32_t>(prng_.below(options_.task_count));
-        world_.emit(kind_hop, {{key_task, task},
-                               {key_token, std::uint64_t{token.id}},
-                               {key_to, std::uint64_t{next}},
-                               {key_hops, std::uint64_t{token.hops}}});
+        world_.emit(Hop{task, token.id, next, token.hops});
         if (token.hops >= options_.hops_per_token) {
             return;
         }
         if (prng_.chance(1, 4)) {
             const auto delay = sim::Duration::microseconds(prng_.between(1, 100));
-            world_.emit(kind_delay, {{key_token, std::uint64_t{token.id}},
-                                     {key_delay_ns, delay.count_ns()}});
+            world_.emit(Delay{token.id, delay.count_ns()});
             world_.schedule_after(delay, [this, next, token] { deliver(next, token); });
             return;
         }

@@ -273,9 +273,7 @@ Atom TopoRouter::pick(const Message& message) {
     const std::uint64_t hash = (work->key + 1) * 0x9e3779b97f4a7c15ULL ^ index_;
     const Atom name = candidates_[static_cast<std::size_t>(hash % candidates_.size())];
     const std::string key = std::to_string(work->key);
-    harness_.world().emit(route_key, {{trace::router, self().id},
-                                      {route_key_field, std::string_view(key)},
-                                      {trace::name, trace::atom_value(name)}});
+    harness_.world().emit(runtime::ev::RouteKey{self().id, key, runtime::ev::text(name)});
     return name;
 }
 

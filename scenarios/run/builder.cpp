@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <typeinfo>
 
-#include "properties/router_monitors.hpp"
+#include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/supervisor.hpp"
 #include "scenarios/run/json_message.hpp"
@@ -208,11 +208,8 @@ private:
     }
 
     void emit_route_key(std::string_view key, std::uint64_t key_hash, runtime::Atom name) {
-        namespace trace = runtime::trace;
-        process().node().world().emit(properties::route_key,
-                                      {{trace::router, self().id},
-                                       {properties::route_key_field, sim::TraceValue(key, key_hash)},
-                                       {trace::name, trace::atom_value(name)}});
+        process().node().world().emit(runtime::ev::RouteKey{
+            self().id, runtime::ev::Text(key, key_hash), runtime::ev::text(name)});
     }
 
     Harness& harness_;

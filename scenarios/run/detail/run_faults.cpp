@@ -8,13 +8,12 @@
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
-#include "runtime/trace_keys.hpp"
+#include "runtime/events.hpp"
 #include "scenarios/run/builder.hpp"
 #include "scenarios/run/detail/run_state.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::detail {
-namespace trace = runtime::trace;
 
 namespace {
 
@@ -25,9 +24,6 @@ std::int64_t fault_gap_ns_max(sim::Duration every) {
     RS_ASSERT(every_ns > 0);
     return every_ns > INT64_MAX / 2 ? INT64_MAX : 2 * every_ns;
 }
-
-constexpr sim::TraceKey fault_aim{"fault_aim"};
-constexpr sim::TraceKey key_origin{"origin"};
 
 /// One segment of a fault's target: a route or child name (an atom's text, which lives as
 /// long as the program), or a pool's "#k". Trivial, so that an array of them costs nothing
@@ -342,9 +338,8 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
     const bool aimed = order.origin.starts_with("aim:");
     if (!is_management_verb(order.verb)) {
         if (aimed) {
-            world_.emit(fault_aim, {{key_origin, std::string_view(order.origin)},
-                                    {trace::what, spelling(order.verb)},
-                                    {trace::pid, order.victim.id}});
+            world_.emit(runtime::ev::FaultAim{order.origin, spelling(order.verb), order.victim.id,
+                                              {}});
         }
         if (observer_) {
             observer_->note_fault(order.verb, order.victim);
@@ -363,10 +358,8 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
         return;
     }
     if (aimed) {
-        world_.emit(fault_aim, {{key_origin, std::string_view(order.origin)},
-                                {trace::what, spelling(order.verb)},
-                                {trace::pid, pid->id},
-                                {trace::name, std::string_view(order.route)}});
+        world_.emit(runtime::ev::FaultAim{order.origin, spelling(order.verb), pid->id,
+                                          runtime::ev::Text(order.route)});
     }
     if (order.via == Via::Call) {
         (void)perform_admin(harness_, *router, *spec, order.verb, order.route, worker);
@@ -413,7 +406,7 @@ void RunState::schedule_kill_fault() {
         });
         if (!candidates.empty()) {
             const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
-            node_.world().emit(sim::TraceKey{"fault_kill"}, {{trace::pid, victim.id}});
+            node_.world().emit(runtime::ev::FaultKill{victim.id});
             FaultOrder order;
             order.verb = Verb::Kill;
             order.victim = victim;
