@@ -33,7 +33,7 @@ fuzz_run() {
     local out
     out=$(mktemp)
     valgrind --tool=callgrind --callgrind-out-file="$out.cg" "$(find_bin routesim_fuzz_bench)" \
-        --benchmark_filter='BM_FuzzSmallRandom$' --benchmark_min_time=0.3 >/dev/null 2>&1
+        --benchmark_filter='BM_FuzzSmallRandom$' --benchmark_min_time=1.5 >/dev/null 2>&1
     callgrind_annotate --inclusive=yes "$out.cg" 2>/dev/null |
         awk '/=> .*scenarios::run_scenario\(/ { gsub(",", "", $1); n = $NF; gsub(/[(x)]/, "", n);
              printf "%-28s %12.1f Ir per unit (%d runs, %d Ir)\n", "fuzz run (small)", $1 / n, n, $1;

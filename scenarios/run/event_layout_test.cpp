@@ -22,14 +22,8 @@ namespace {
 namespace layout = properties::layout;
 namespace trace = runtime::trace;
 
-// The same key object, except for route_key's `key`: the typed event (runtime::ev::RouteKey)
-// holds runtime::ev::key::key, which properties::route_key_field cannot be (it is declared
-// above runtime); until key_affinity reads the typed event, that one field is matched by name
-// and found by find_field's scan.
+// The same key object: a FieldAt's key is the typed event's own constant.
 bool same_key(const sim::TraceKey& emitted, const properties::FieldAt& at) {
-    if (&at.key == &properties::route_key_field) {
-        return &emitted == &runtime::ev::key::key && emitted.name == at.key.name;
-    }
     return &emitted == &at.key;
 }
 
