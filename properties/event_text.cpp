@@ -81,7 +81,8 @@ std::string describe_event(const sim::TraceEvent& event) {
     }
     std::string text(1024, '\0');
     for (;;) {
-        if (const std::optional<std::size_t> length = write_event(event, text.data(), text.size())) {
+        if (const std::optional<std::size_t> length =
+                write_event(event, text.data(), text.size())) {
             text.resize(*length);
             return text;
         }
@@ -186,10 +187,10 @@ Witness KeptWitness::witness() const {
             std::uint64_t word = 0;
             std::memcpy(&word, parts_.data() + at, sizeof word);
             at += sizeof word;
-            fields.push_back(sim::TraceField{
-                keys.back(), type == sim::TraceValue::Type::Int
-                                 ? sim::TraceValue(static_cast<std::int64_t>(word))
-                                 : sim::TraceValue(word)});
+            fields.push_back(
+                sim::TraceField{keys.back(), type == sim::TraceValue::Type::Int
+                                                 ? sim::TraceValue(static_cast<std::int64_t>(word))
+                                                 : sim::TraceValue(word)});
         }
     }
     RS_ASSERT(at == length_);

@@ -38,7 +38,7 @@ private:
     sim::Instant at_;
     std::uint32_t length_ = 0; // bytes of parts_ in use (0: no event, or long_text_ is set)
     std::array<char, inline_max> parts_{};
-    std::string long_text_;    // the text of an event whose parts do not fit
+    std::string long_text_; // the text of an event whose parts do not fit
 };
 
 } // namespace routesim::properties

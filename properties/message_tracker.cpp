@@ -24,7 +24,7 @@ constexpr FieldAt id_second{runtime::trace::id, 1};
 // field_uint, with find_field's fast path (the field where its emitter puts it) inline: the
 // tracker reads three to five fields of most events.
 [[gnu::always_inline]] inline std::uint64_t hop_field(const sim::TraceEvent& event,
-                                                     const FieldAt& at) {
+                                                      const FieldAt& at) {
     if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
         event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
         return event.fields[at.position].value.as_uint();
@@ -127,9 +127,8 @@ void MessageTracker::end_taken(const sim::TraceEvent& event, std::uint64_t id,
     category++;
 }
 
-[[gnu::always_inline]] inline void MessageTracker::conserve(const HopEvent& hop,
-                                                            const sim::TraceEvent& event,
-                                                            Record& item) {
+[[gnu::always_inline]] inline void
+MessageTracker::conserve(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
     switch (hop.hop) {
     case Hop::Send:
         if (item.where != Where::Unknown) {
@@ -197,7 +196,8 @@ void MessageTracker::finish_conservation(sim::Instant end, std::vector<Finding>&
             ledger_.queued++;
             if (std::binary_search(exited_.begin(), exited_.end(), item.holder)) {
                 out.push_back(Finding{
-                    MessageCheck::Conservation, end,
+                    MessageCheck::Conservation,
+                    end,
                     "message " + std::to_string(id) + " was lost: its holder <" +
                         std::to_string(item.holder) + "> ended without dropping or handling it",
                     {Witness{item.last_seq, end,
@@ -206,8 +206,10 @@ void MessageTracker::finish_conservation(sim::Instant end, std::vector<Finding>&
         }
     }
     if (!ledger_.balanced()) {
-        out.push_back(Finding{MessageCheck::Conservation, end,
-                              "the ledger does not balance: " + ledger_.to_string(), {}});
+        out.push_back(Finding{MessageCheck::Conservation,
+                              end,
+                              "the ledger does not balance: " + ledger_.to_string(),
+                              {}});
     }
 }
 
@@ -218,9 +220,8 @@ Witness MessageTracker::flight_witness(std::uint64_t id) const {
     const PairKey& pair = pairs_[item.pair_index].key;
     return Witness{item.flight_seq, item.flight_at,
                    std::string(item.forwarded ? "forward id=" : "send id=") + std::to_string(id) +
-                       (item.forwarded ? " by=" : " from=") + std::to_string(pair.sender) +
-                       " to=" + std::to_string(pair.receiver) +
-                       " queue=" + std::to_string(pair.queue)};
+                       (item.forwarded ? " by=" : " from=") + std::to_string(pair.sender) + " to=" +
+                       std::to_string(pair.receiver) + " queue=" + std::to_string(pair.queue)};
 }
 
 [[gnu::always_inline]] inline std::uint32_t MessageTracker::pair_index(const PairKey& pair) {
@@ -288,8 +289,8 @@ std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
     list.tail = id;
 }
 
-[[gnu::always_inline]] inline void MessageTracker::fifo(const HopEvent& hop,
-                                                        const sim::TraceEvent& event, Record& item) {
+[[gnu::always_inline]] inline void
+MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
     if (hop.hop == Hop::Send || hop.hop == Hop::Forward) {
         enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.hop == Hop::Forward);
         return;
@@ -320,9 +321,8 @@ std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
 
 // -- sender_preservation ------------------------------------------------------------------
 
-[[gnu::always_inline]] inline void MessageTracker::check_sender(const HopEvent& hop,
-                                                                const sim::TraceEvent& event,
-                                                                Record& item) {
+[[gnu::always_inline]] inline void
+MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
     if (hop.hop == Hop::Send) {
         item.has_origin = true;
         item.origin_from = hop.by;

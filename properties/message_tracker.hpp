@@ -77,8 +77,8 @@ private:
         // pair_fifo: the message's last enqueue, a link of its pair's list while in a mailbox
         bool in_flight = false;
         bool forwarded = false;
-        std::uint32_t pair_index = 0;   // into pairs_
-        std::uint64_t prev = unlinked;  // neighbours on the pair's list, by message id
+        std::uint32_t pair_index = 0;  // into pairs_
+        std::uint64_t prev = unlinked; // neighbours on the pair's list, by message id
         std::uint64_t next = unlinked;
         std::uint64_t flight_seq = 0;
         sim::Instant flight_at;
@@ -116,7 +116,9 @@ private:
 
     /// on_event's body, inlined into MessageMonitor::on_kind_event.
     void apply(EventKind kind, const sim::TraceEvent& event);
-    bool runs(MessageCheck check) const { return (checks_ & static_cast<std::uint32_t>(check)) != 0; }
+    bool runs(MessageCheck check) const {
+        return (checks_ & static_cast<std::uint32_t>(check)) != 0;
+    }
     void add(MessageCheck check, const sim::TraceEvent& event, std::string explanation,
              std::vector<Witness> witnesses);
     Record& record(std::uint64_t id) { return id < records_.size() ? records_[id] : grow_to(id); }

@@ -238,7 +238,7 @@ struct FieldAt {
 /// for an event laid out as its emitter does, and find_field's answer for any other layout
 /// (emitters name each field of an event once, so the first match is the only one).
 [[gnu::always_inline]] inline const sim::TraceField* find_field(const sim::TraceEvent& event,
-                                                                 const FieldAt& at) {
+                                                                const FieldAt& at) {
     if (at.position < event.field_count && &event.fields[at.position].key == &at.key) {
         return &event.fields[at.position];
     }
@@ -246,7 +246,8 @@ struct FieldAt {
 }
 
 namespace detail {
-[[gnu::always_inline]] inline std::uint64_t uint_or(const sim::TraceField* field, std::uint64_t fallback) {
+[[gnu::always_inline]] inline std::uint64_t uint_or(const sim::TraceField* field,
+                                                    std::uint64_t fallback) {
     return field == nullptr || field->value.type() == sim::TraceValue::Type::Text
                ? fallback
                : field->value.as_uint();
@@ -264,9 +265,8 @@ inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKe
                                 std::uint64_t fallback = 0) {
     return detail::uint_or(find_field(event, key), fallback);
 }
-[[gnu::always_inline]] inline std::uint64_t field_uint(const sim::TraceEvent& event,
-                                                       const FieldAt& at,
-                                                       std::uint64_t fallback = 0) {
+[[gnu::always_inline]] inline std::uint64_t
+field_uint(const sim::TraceEvent& event, const FieldAt& at, std::uint64_t fallback = 0) {
     return detail::uint_or(find_field(event, at), fallback);
 }
 
@@ -275,7 +275,7 @@ inline std::string_view field_text(const sim::TraceEvent& event, const sim::Trac
     return detail::text_or_empty(find_field(event, key));
 }
 [[gnu::always_inline]] inline std::string_view field_text(const sim::TraceEvent& event,
-                                                         const FieldAt& at) {
+                                                          const FieldAt& at) {
     return detail::text_or_empty(find_field(event, at));
 }
 /// True when the event has kind `kind` (compares the precomputed hash, then the name unless

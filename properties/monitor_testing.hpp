@@ -21,7 +21,7 @@ namespace routesim::properties::testing {
 
 /// Feeds recorded events to `sink` exactly as the bus delivered them.
 inline void replay(const std::deque<sim::TraceRecord>& records, sim::TraceSink& sink) {
-    std::vector<sim::TraceKey> keys;    // fields refer to their keys: keep them apart
+    std::vector<sim::TraceKey> keys; // fields refer to their keys: keep them apart
     std::vector<sim::TraceField> fields;
     for (const sim::TraceRecord& record : records) {
         fields.clear();

@@ -49,8 +49,8 @@ std::uint64_t cases_until_caught(Mutation mutation, Focus focus, std::string_vie
                     monitors += (monitors.empty() ? "" : ", ") + finding.monitor;
                 }
             }
-            std::cout << runtime::mutation_name(mutation) << ": caught in case " << seed
-                      << " by " << monitors << "\n";
+            std::cout << runtime::mutation_name(mutation) << ": caught in case " << seed << " by "
+                      << monitors << "\n";
             return seed;
         }
     }
@@ -59,8 +59,9 @@ std::uint64_t cases_until_caught(Mutation mutation, Focus focus, std::string_vie
 
 void expect_caught(Mutation mutation, Focus focus, std::string_view monitor) {
     const std::uint64_t caught = cases_until_caught(mutation, focus, monitor);
-    EXPECT_NE(caught, 0U) << "mutation " << runtime::mutation_name(mutation) << " was not caught by "
-                          << monitor << " within " << cases_max << " generated cases";
+    EXPECT_NE(caught, 0U) << "mutation " << runtime::mutation_name(mutation)
+                          << " was not caught by " << monitor << " within " << cases_max
+                          << " generated cases";
 }
 
 TEST(MutationCheck, ForwardToPendingDisableIsCaught) {
@@ -94,8 +95,8 @@ TEST(MutationCheck, KeepChildrenOfFailedInitIsCaught) {
 // A scope switches its mutation on for what runs inside it only: before it, after it and
 // around a nested scope the rules are whole again. The case is one the mutation is caught in.
 TEST(MutationCheck, AScopeBreaksTheRuleOnlyWhileItLives) {
-    const std::uint64_t seed = cases_until_caught(Mutation::DropSender, Focus::Router,
-                                                  "sender_preservation");
+    const std::uint64_t seed =
+        cases_until_caught(Mutation::DropSender, Focus::Router, "sender_preservation");
     ASSERT_NE(seed, 0U);
     const TopologyCase topology_case = gen::sample_case(Focus::Router, seed, case_size);
     {

@@ -15,8 +15,7 @@ using runtime::Semantics;
 namespace {
 
 constexpr std::array<std::string_view, 7> state_names = {
-    "absent",          "running",         "dead",           "disabled",
-    "pending_disable", "pending_replace", "pending_remove",
+    "absent", "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove",
 };
 
 CallPrediction failed(CallPrediction prediction, CallOutcome outcome) {
@@ -33,7 +32,8 @@ CallPrediction stop_worker(CallPrediction p, RouteState pending, const CallEnv& 
     }
     p.drops_worker = true; // R50: inline completion
     p.worker = WorkerChange::Clear;
-    p.after.state = pending == RouteState::PendingRemove ? RouteState::Absent : RouteState::Disabled;
+    p.after.state =
+        pending == RouteState::PendingRemove ? RouteState::Absent : RouteState::Disabled;
     return p;
 }
 
@@ -100,8 +100,8 @@ CallPrediction predict_enable(CallPrediction p, const CallEnv& env) {
         p.spawns = true;
         if (!env.spawn_ok) {
             // R32 upstream: enabled and Dead; documented (point 2): still disabled.
-            p.after.state = env.semantics == Semantics::Documented ? RouteState::Disabled
-                                                                   : RouteState::Dead;
+            p.after.state =
+                env.semantics == Semantics::Documented ? RouteState::Disabled : RouteState::Dead;
             return failed(p, CallOutcome::SpawnError);
         }
         p.after.state = RouteState::Running;
@@ -234,9 +234,17 @@ std::string_view route_op_name(RouteOp op) {
 
 std::string_view call_outcome_name(CallOutcome outcome) {
     static constexpr std::array<std::string_view, 11> names = {
-        "ok",           "gen.ErrNotAllowed",      "gen.ErrNoRoute",        "gen.ErrBusy",
-        "gen.ErrDisabled", "act.ErrRouteDuplicate", "act.ErrRouteRunning", "empty name",
-        "nil factory",  "name mismatch",          "spawn error",
+        "ok",
+        "gen.ErrNotAllowed",
+        "gen.ErrNoRoute",
+        "gen.ErrBusy",
+        "gen.ErrDisabled",
+        "act.ErrRouteDuplicate",
+        "act.ErrRouteRunning",
+        "empty name",
+        "nil factory",
+        "name mismatch",
+        "spawn error",
     };
     return names[static_cast<std::size_t>(outcome)];
 }
@@ -265,9 +273,9 @@ CallOutcome classify_result(std::string_view result) {
         return CallOutcome::Ok;
     }
     if (const std::optional<Err> err = runtime::parse_ergo_name(result)) {
-        for (CallOutcome named : {CallOutcome::NotAllowed, CallOutcome::NoRoute, CallOutcome::Busy,
-                                  CallOutcome::Disabled, CallOutcome::RouteDuplicate,
-                                  CallOutcome::RouteRunning}) {
+        for (CallOutcome named :
+             {CallOutcome::NotAllowed, CallOutcome::NoRoute, CallOutcome::Busy,
+              CallOutcome::Disabled, CallOutcome::RouteDuplicate, CallOutcome::RouteRunning}) {
             if (outcome_err(named) == *err) {
                 return named;
             }
@@ -345,7 +353,8 @@ ExitPrediction predict_exit(const RouteSlot& slot, bool spawn_ok) {
     case RouteState::PendingReplace:
         // R27: the new spec, then a spawn that is not a restart; A8 Dead when it fails.
         p.spawns = true;
-        p.after = RouteSlot{spawn_ok ? RouteState::Running : RouteState::Dead, slot.pending_spec, 0};
+        p.after =
+            RouteSlot{spawn_ok ? RouteState::Running : RouteState::Dead, slot.pending_spec, 0};
         p.worker = spawn_ok ? WorkerChange::New : WorkerChange::Clear;
         return p;
     case RouteState::PendingRemove:

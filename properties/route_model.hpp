@@ -48,16 +48,16 @@ std::string_view route_op_name(RouteOp op);
 /// What a management call returns, as the model names it.
 enum class CallOutcome : std::uint8_t {
     Ok,
-    NotAllowed,     ///< R36/R37, or the documented profile's "router not alive"
+    NotAllowed, ///< R36/R37, or the documented profile's "router not alive"
     NoRoute,
     Busy,
     Disabled,
     RouteDuplicate,
     RouteRunning,
-    EmptyName,      ///< "route name can not be empty" (R30)
-    NilFactory,     ///< `route "<n>" has nil Factory` (R30, R34)
-    NameMismatch,   ///< `ReplaceRoute name mismatch: ...` (R34)
-    SpawnError,     ///< the spawn error, unchanged
+    EmptyName,    ///< "route name can not be empty" (R30)
+    NilFactory,   ///< `route "<n>" has nil Factory` (R30, R34)
+    NameMismatch, ///< `ReplaceRoute name mismatch: ...` (R34)
+    SpawnError,   ///< the spawn error, unchanged
 };
 
 std::string_view call_outcome_name(CallOutcome outcome);
@@ -192,8 +192,7 @@ public:
     // -- commands -----------------------------------------------------------------------
     /// A route spawned by Init (R5): Running with `worker`.
     void add_initial(runtime::Atom name, std::uint32_t spec, std::uint64_t worker);
-    CallPrediction predict_call(runtime::Atom name, const CallArgs& args,
-                                const CallEnv& env) const;
+    CallPrediction predict_call(runtime::Atom name, const CallArgs& args, const CallEnv& env) const;
     void commit_call(runtime::Atom name, const CallPrediction& prediction,
                      std::uint64_t new_worker);
     RoutePrediction predict_route(runtime::Atom name, const RouteEnv& env) const;
@@ -206,8 +205,7 @@ public:
     ExitPrediction predict_exit(std::uint64_t pid, bool spawn_ok) const;
     /// Applies an exit: R22/R23/R27 for a recorded worker, R50 for the pending-exit set.
     /// Precondition: not Stray.
-    void commit_exit(std::uint64_t pid, const ExitPrediction& prediction,
-                     std::uint64_t new_worker);
+    void commit_exit(std::uint64_t pid, const ExitPrediction& prediction, std::uint64_t new_worker);
 
 private:
     std::optional<std::size_t> index_of(runtime::Atom name) const;

@@ -27,14 +27,21 @@ using namespace routesim::runtime; // NOLINT: the suite drives the runtime throu
 
 // -- commands -----------------------------------------------------------------------------
 
-enum class Kind : std::uint8_t { OutsideCall, InsideCall, KillWorker, Traffic, ToggleSpawn, Advance };
+enum class Kind : std::uint8_t {
+    OutsideCall,
+    InsideCall,
+    KillWorker,
+    Traffic,
+    ToggleSpawn,
+    Advance
+};
 
 struct Command {
     Kind kind = Kind::Advance;
     RouteOp op = RouteOp::Add;
-    int name = 0;    // index into route_names (calls, kills, traffic)
-    int invalid = 0; // calls: 0 valid, 1 empty name, 2 nil factory, 3 name mismatch
-    int count = 1;   // traffic: messages
+    int name = 0;            // index into route_names (calls, kills, traffic)
+    int invalid = 0;         // calls: 0 valid, 1 empty name, 2 nil factory, 3 name mismatch
+    int count = 1;           // traffic: messages
     bool kill_first = false; // traffic: route_message kills the recorded worker first
     bool die = false;        // traffic: the worker stops (Normal) when it takes the message
     int advance_us = 0;
@@ -43,7 +50,8 @@ struct Command {
 constexpr const char* route_names[] = {"r0", "r1", "r2", "r3", "ext", "nobody", ""};
 
 void showValue(const Command& c, std::ostream& os) {
-    static constexpr const char* kinds[] = {"outside", "inside", "kill", "traffic", "toggle", "advance"};
+    static constexpr const char* kinds[] = {"outside", "inside", "kill",
+                                            "traffic", "toggle", "advance"};
     os << kinds[static_cast<int>(c.kind)];
     switch (c.kind) {
     case Kind::OutsideCall:
@@ -70,7 +78,7 @@ rc::Gen<Command> gen_command() {
     return rc::gen::apply(
         [](int kind, int op, int name, int flags, int amount) {
             Command c;
-            c.kind = kind < 18 ? Kind::OutsideCall
+            c.kind = kind < 18   ? Kind::OutsideCall
                      : kind < 40 ? Kind::InsideCall
                      : kind < 48 ? Kind::KillWorker
                      : kind < 72 ? Kind::Traffic
@@ -150,16 +158,23 @@ struct StepExpectation {
 
 struct Harness {
     Harness(Semantics profile, std::uint64_t seed)
-        : world(sim::WorldOptions{.seed = seed,
-                                  .scheduler = sim::SchedulerOptions{.policy = sim::Policy::Random}}),
-          node(world, NodeOptions{.semantics = profile}),
-          semantics(profile) {
-        ext = node.spawn_register(Atom("ext"), runtime::testing::lambda_factory([](runtime::testing::LambdaActor& a) {
-            a.on_message = [](runtime::testing::LambdaActor&, const PID&, const Message&) { return ok(); };
-        }), {}, {}).value();
-        router_pid = node.spawn([this]() -> std::unique_ptr<Behavior> {
-            return std::make_unique<CheckedRouter>(*this);
-        }, {}, {}).value();
+        : world(sim::WorldOptions{
+              .seed = seed, .scheduler = sim::SchedulerOptions{.policy = sim::Policy::Random}}),
+          node(world, NodeOptions{.semantics = profile}), semantics(profile) {
+        ext = node.spawn_register(
+                      Atom("ext"),
+                      runtime::testing::lambda_factory([](runtime::testing::LambdaActor& a) {
+                          a.on_message = [](runtime::testing::LambdaActor&, const PID&,
+                                            const Message&) { return ok(); };
+                      }),
+                      {}, {})
+                  .value();
+        router_pid = node.spawn(
+                             [this]() -> std::unique_ptr<Behavior> {
+                                 return std::make_unique<CheckedRouter>(*this);
+                             },
+                             {}, {})
+                         .value();
         router = &dynamic_cast<CheckedRouter&>(node.find(router_pid)->behavior());
         for (const act::RouterRouteInfo& info : router->routes()) {
             model.add_initial(info.name, spawned_spec.at(info.pid.id), info.pid.id);
@@ -186,7 +201,8 @@ struct Harness {
         }
         if (killed_first) {
             // Node.Kill tears a sleeping process down at once; otherwise it is a Zombee.
-            return {false, p->state() == ProcessState::Sleep ? Err::ProcessUnknown : Err::ProcessTerminated};
+            return {false, p->state() == ProcessState::Sleep ? Err::ProcessUnknown
+                                                             : Err::ProcessTerminated};
         }
         return {p->is_alive(), Err::ProcessTerminated};
     }
@@ -221,8 +237,8 @@ Status SpecWorker::init(const Args&) {
 }
 
 sim::Result<act::RouterOptions, Error> CheckedRouter::init(const Args&) {
-    return act::RouterOptions{{{Atom("r0"), harness_.spec_factory(1), {}},
-                               {Atom("r1"), harness_.spec_factory(1), {}}}};
+    return act::RouterOptions{
+        {{Atom("r0"), harness_.spec_factory(1), {}}, {Atom("r1"), harness_.spec_factory(1), {}}}};
 }
 
 Atom CheckedRouter::route_message(const PID&, const Message& message) {
@@ -231,7 +247,8 @@ Atom CheckedRouter::route_message(const PID&, const Message& message) {
         return act::RouteDiscard;
     }
     if (m->kill_first) {
-        if (const std::optional<act::RouterRouteInfo> info = route(m->to); info && !info->pid.empty()) {
+        if (const std::optional<act::RouterRouteInfo> info = route(m->to);
+            info && !info->pid.empty()) {
             (void)harness_.node.kill(info->pid); // the stale-death race (R45, R16)
         }
     }
@@ -259,8 +276,8 @@ Status CheckedRouter::process_message(Queue queue, MailboxMessage& message) {
 void Harness::expect_step(Queue queue, const MailboxMessage& message) {
     expectation = StepExpectation{};
     last_failure.reset();
-    if (const auto* exit = message.message.get<MessageExitPID>(); exit != nullptr &&
-                                                                   message.type == MailboxType::Exit) {
+    if (const auto* exit = message.message.get<MessageExitPID>();
+        exit != nullptr && message.type == MailboxType::Exit) {
         expectation.kind = StepExpectation::Kind::Exit;
         expectation.pid = exit->pid.id;
         switch (model.classify_exit(exit->pid.id)) {
@@ -291,8 +308,8 @@ void Harness::expect_step(Queue queue, const MailboxMessage& message) {
         expectation.kind = StepExpectation::Kind::Owned;
         const std::uint64_t worker = model.worker(m->to);
         const auto [alive, dead_error] = worker_facts(worker, m->kill_first && worker != 0);
-        expectation.route = model.predict_route(
-            m->to, properties::RouteEnv{semantics, alive, dead_error, !refuse});
+        expectation.route =
+            model.predict_route(m->to, properties::RouteEnv{semantics, alive, dead_error, !refuse});
     }
 }
 
@@ -320,10 +337,11 @@ void Harness::check_step() {
     case StepExpectation::Kind::Owned: {
         model.commit_route(e.name, e.route, new_worker(e.route.worker));
         if (!e.route.forwarded) {
-            const Error expected = e.route.spawn_error ? Error::text("spawn refused") : Error(*e.route.reason);
+            const Error expected =
+                e.route.spawn_error ? Error::text("spawn refused") : Error(*e.route.reason);
             if (!last_failure || !(*last_failure == expected)) {
-                fail("route " + std::string(e.name.text()) + ": expected " + expected.name() + ", got " +
-                     (last_failure ? last_failure->name() : std::string("no failure")));
+                fail("route " + std::string(e.name.text()) + ": expected " + expected.name() +
+                     ", got " + (last_failure ? last_failure->name() : std::string("no failure")));
             }
         }
         break;
@@ -346,22 +364,25 @@ void Harness::compare_table(std::string_view where) {
         if (real[i].name != want.name) {
             fail(label + ": name " + std::string(real[i].name.text()));
         } else if (properties::state_of(real[i]) != want.slot.state) {
-            fail(label + ": state " + std::string(properties::route_state_name(properties::state_of(real[i]))) +
+            fail(label + ": state " +
+                 std::string(properties::route_state_name(properties::state_of(real[i]))) +
                  " vs model " + std::string(properties::route_state_name(want.slot.state)));
         } else if (real[i].pid.id != want.worker) {
-            fail(label + ": worker " + std::to_string(real[i].pid.id) + " vs model " + std::to_string(want.worker));
+            fail(label + ": worker " + std::to_string(real[i].pid.id) + " vs model " +
+                 std::to_string(want.worker));
         } else if (want.worker != 0 && spawned_spec[want.worker] != want.slot.spec) {
-            fail(label + ": worker spec " + std::to_string(spawned_spec[want.worker]) + " vs model " +
-                 std::to_string(want.slot.spec));
+            fail(label + ": worker spec " + std::to_string(spawned_spec[want.worker]) +
+                 " vs model " + std::to_string(want.slot.spec));
         }
     }
     if (!(router->counters() == model.counters())) {
         const auto& c = router->counters();
         const auto& m = model.counters();
         fail(std::string(where) + ": counters f/d/x/r " + std::to_string(c.forwarded) + "/" +
-             std::to_string(c.discarded) + "/" + std::to_string(c.failed) + "/" + std::to_string(c.restarts) +
-             " vs model " + std::to_string(m.forwarded) + "/" + std::to_string(m.discarded) + "/" +
-             std::to_string(m.failed) + "/" + std::to_string(m.restarts));
+             std::to_string(c.discarded) + "/" + std::to_string(c.failed) + "/" +
+             std::to_string(c.restarts) + " vs model " + std::to_string(m.forwarded) + "/" +
+             std::to_string(m.discarded) + "/" + std::to_string(m.failed) + "/" +
+             std::to_string(m.restarts));
     }
 }
 
@@ -401,15 +422,16 @@ void Harness::checked_call(const Command& c, bool inside) {
     const Process* self = node.find(router_pid);
     const auto [alive, unused] = worker_facts(model.worker(name), false);
     (void)unused;
-    const CallEnv env{semantics, properties::predict_allowed(semantics, self->state(), inside), alive,
-                      !refuse};
+    const CallEnv env{semantics, properties::predict_allowed(semantics, self->state(), inside),
+                      alive, !refuse};
     const properties::CallPrediction prediction = model.predict_call(name, args, env);
     const act::RouteResult result = invoke(*router, c.op, name, std::move(route));
     const properties::CallOutcome got = properties::classify_result(result);
     if (got != prediction.outcome) {
-        fail(std::string(inside ? "inside " : "outside ") + std::string(properties::route_op_name(c.op)) +
-             "(" + std::string(name.text()) + "): got " + std::string(properties::call_outcome_name(got)) +
-             ", model " + std::string(properties::call_outcome_name(prediction.outcome)));
+        fail(std::string(inside ? "inside " : "outside ") +
+             std::string(properties::route_op_name(c.op)) + "(" + std::string(name.text()) +
+             "): got " + std::string(properties::call_outcome_name(got)) + ", model " +
+             std::string(properties::call_outcome_name(prediction.outcome)));
         return;
     }
     const std::optional<act::RouterRouteInfo> info = router->route(name);
@@ -428,7 +450,8 @@ void Harness::apply(const Command& c) {
                         MessagePriority::High);
         break;
     case Kind::KillWorker:
-        if (const auto info = router->route(Atom(route_names[c.name])); info && !info->pid.empty()) {
+        if (const auto info = router->route(Atom(route_names[c.name]));
+            info && !info->pid.empty()) {
             (void)node.kill(info->pid);
         }
         break;

@@ -58,12 +58,16 @@ TEST(RouteModel, RTableUnderUpstream) {
     };
     for (const Row& row : rows) {
         const CallPrediction p = call(row.state, row.op, up);
-        EXPECT_EQ(p.outcome, row.outcome) << route_state_name(row.state) << " " << route_op_name(row.op);
-        EXPECT_EQ(p.after.state, row.after) << route_state_name(row.state) << " " << route_op_name(row.op);
+        EXPECT_EQ(p.outcome, row.outcome)
+            << route_state_name(row.state) << " " << route_op_name(row.op);
+        EXPECT_EQ(p.after.state, row.after)
+            << route_state_name(row.state) << " " << route_op_name(row.op);
     }
-    for (RouteState pending : {RouteState::PendingDisable, RouteState::PendingReplace, RouteState::PendingRemove}) {
+    for (RouteState pending :
+         {RouteState::PendingDisable, RouteState::PendingReplace, RouteState::PendingRemove}) {
         EXPECT_EQ(call(pending, RouteOp::Add, up).outcome, CallOutcome::RouteDuplicate); // R26
-        for (RouteOp op : {RouteOp::Remove, RouteOp::Disable, RouteOp::Enable, RouteOp::Replace, RouteOp::Respawn}) {
+        for (RouteOp op : {RouteOp::Remove, RouteOp::Disable, RouteOp::Enable, RouteOp::Replace,
+                           RouteOp::Respawn}) {
             EXPECT_EQ(call(pending, op, up).outcome, CallOutcome::Busy);
         }
     }
@@ -77,7 +81,8 @@ TEST(RouteModel, ProfilePointsOneTwoThree) {
     doc_fail.spawn_ok = false;
     CallEnv up_fail = up;
     up_fail.spawn_ok = false;
-    EXPECT_EQ(call(RouteState::Disabled, RouteOp::Enable, doc_fail).after.state, RouteState::Disabled);
+    EXPECT_EQ(call(RouteState::Disabled, RouteOp::Enable, doc_fail).after.state,
+              RouteState::Disabled);
     EXPECT_EQ(call(RouteState::Disabled, RouteOp::Enable, up_fail).after.state, RouteState::Dead);
     EXPECT_EQ(call(RouteState::Dead, RouteOp::Replace, doc_fail).after.spec, 1U); // old spec
     EXPECT_EQ(call(RouteState::Dead, RouteOp::Replace, up_fail).after.spec, 2U);  // new spec
@@ -88,17 +93,22 @@ TEST(RouteModel, ProfilePointsOneTwoThree) {
     EXPECT_FALSE(predict_allowed(Semantics::Documented, runtime::ProcessState::Init, true));
     CallEnv refused = up;
     refused.allowed = false;
-    EXPECT_EQ(call(RouteState::Running, RouteOp::Add, refused, CallArgs{.name_empty = true}).outcome,
-              CallOutcome::NotAllowed); // R55: the state first
+    EXPECT_EQ(
+        call(RouteState::Running, RouteOp::Add, refused, CallArgs{.name_empty = true}).outcome,
+        CallOutcome::NotAllowed); // R55: the state first
 }
 
 TEST(RouteModel, CheckOrdersAndInlineCompletion) {
-    EXPECT_EQ(call(RouteState::Absent, RouteOp::Add, {}, CallArgs{.name_empty = true, .factory_nil = true}).outcome,
+    EXPECT_EQ(call(RouteState::Absent, RouteOp::Add, {},
+                   CallArgs{.name_empty = true, .factory_nil = true})
+                  .outcome,
               CallOutcome::EmptyName);
-    EXPECT_EQ(call(RouteState::PendingDisable, RouteOp::Replace, {}, CallArgs{.factory_nil = true}).outcome,
+    EXPECT_EQ(call(RouteState::PendingDisable, RouteOp::Replace, {}, CallArgs{.factory_nil = true})
+                  .outcome,
               CallOutcome::NilFactory);
-    EXPECT_EQ(call(RouteState::Absent, RouteOp::Replace, {}, CallArgs{.name_mismatch = true}).outcome,
-              CallOutcome::NameMismatch);
+    EXPECT_EQ(
+        call(RouteState::Absent, RouteOp::Replace, {}, CallArgs{.name_mismatch = true}).outcome,
+        CallOutcome::NameMismatch);
     CallEnv gone{.semantics = Semantics::Upstream, .worker_alive = false};
     const CallPrediction remove = call(RouteState::Running, RouteOp::Remove, gone);
     EXPECT_EQ(remove.after.state, RouteState::Absent);
@@ -114,7 +124,8 @@ TEST(RouteModel, ExitsAndRouting) {
     EXPECT_EQ(predict_exit(slot(RouteState::Running), true).after.state, RouteState::Running);
     EXPECT_TRUE(predict_exit(slot(RouteState::Running), true).counts_restart);
     EXPECT_EQ(predict_exit(slot(RouteState::Running), false).after.state, RouteState::Dead);
-    EXPECT_EQ(predict_exit(slot(RouteState::PendingDisable), true).after.state, RouteState::Disabled);
+    EXPECT_EQ(predict_exit(slot(RouteState::PendingDisable), true).after.state,
+              RouteState::Disabled);
     const RouteSlot replacing{RouteState::PendingReplace, 1, 7};
     EXPECT_EQ(predict_exit(replacing, false).after, (RouteSlot{RouteState::Dead, 7, 0}));
     EXPECT_FALSE(predict_exit(replacing, true).counts_restart);
@@ -123,15 +134,18 @@ TEST(RouteModel, ExitsAndRouting) {
     EXPECT_EQ(predict_route(slot(RouteState::PendingDisable), {}).reason, Err::Disabled);
     EXPECT_EQ(predict_route(slot(RouteState::PendingRemove), {}).reason, Err::NoRoute);
     const RouteEnv dead_doc{.semantics = Semantics::Documented, .worker_alive = false};
-    const RouteEnv dead_up{.semantics = Semantics::Upstream, .worker_alive = false,
+    const RouteEnv dead_up{.semantics = Semantics::Upstream,
+                           .worker_alive = false,
                            .dead_error = Err::ProcessTerminated};
     EXPECT_EQ(predict_route(slot(RouteState::PendingReplace), dead_doc).reason, Err::Busy);
-    EXPECT_EQ(predict_route(slot(RouteState::PendingReplace), dead_up).reason, Err::ProcessTerminated);
+    EXPECT_EQ(predict_route(slot(RouteState::PendingReplace), dead_up).reason,
+              Err::ProcessTerminated);
     const RoutePrediction retry = predict_route(slot(RouteState::Running), dead_up);
     EXPECT_TRUE(retry.forwarded);
     EXPECT_TRUE(retry.drops_worker);
     EXPECT_TRUE(retry.counts_restart);
-    const RoutePrediction lazy_fail = predict_route(slot(RouteState::Dead), RouteEnv{.spawn_ok = false});
+    const RoutePrediction lazy_fail =
+        predict_route(slot(RouteState::Dead), RouteEnv{.spawn_ok = false});
     EXPECT_TRUE(lazy_fail.spawn_error);
     EXPECT_FALSE(lazy_fail.counts_restart);
 }
@@ -141,7 +155,8 @@ TEST(RouteModel, TableKeepsOrderWorkersAndThePendingExitSet) {
     table.add_initial(Atom("a"), 1, 101);
     table.add_initial(Atom("b"), 1, 102);
     const CallEnv gone{.semantics = Semantics::Upstream, .worker_alive = false};
-    const CallPrediction removal = table.predict_call(Atom("a"), CallArgs{.op = RouteOp::Remove}, gone);
+    const CallPrediction removal =
+        table.predict_call(Atom("a"), CallArgs{.op = RouteOp::Remove}, gone);
     table.commit_call(Atom("a"), removal, 0);
     ASSERT_EQ(table.entries().size(), 1U);
     EXPECT_EQ(table.entries()[0].name, Atom("b"));

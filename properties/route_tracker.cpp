@@ -178,8 +178,8 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
         return 0;
     }
     // route puts the router first, as do route_restart, route_pending and route_admin.
-    const FieldAt router_field = kind == EventKind::Route ? layout::route::router
-                                                          : FieldAt{trace::router, 0};
+    const FieldAt router_field =
+        kind == EventKind::Route ? layout::route::router : FieldAt{trace::router, 0};
     const std::uint64_t pid = field_uint(event, router_field);
     Router* router = find_router(pid);
     if (router == nullptr) {
@@ -416,8 +416,8 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
                              takes_no_messages(route.state) && router.forward_reported != id;
     const bool stale = wants(RouteCheck::StaleWorker) && worker != route.worker;
-    const bool mismatch = wants(RouteCheck::ForwardMismatch) &&
-                          (!forwarded || router.last_forward->to != worker);
+    const bool mismatch =
+        wants(RouteCheck::ForwardMismatch) && (!forwarded || router.last_forward->to != worker);
     if (!to_disabled && !stale && !mismatch) {
         return; // the hot path: no text is built
     }
@@ -542,8 +542,8 @@ std::string RouteTracker::admin_problem(std::uint64_t pid, const sim::TraceEvent
     const RouteState was = before.existed ? before.route.state : RouteState::Absent;
     const CallOutcome observed = classify_result(field_text(event, trace::result));
     const bool wrong_result = prediction.outcome != observed;
-    if (!wrong_result &&
-        (prediction.after.state == now || (!is_pending(prediction.after.state) && !is_pending(now)))) {
+    if (!wrong_result && (prediction.after.state == now ||
+                          (!is_pending(prediction.after.state) && !is_pending(now)))) {
         return {}; // the common path: no text is built
     }
     const std::string call = "router " + pid_text(pid) + ": " +

@@ -208,8 +208,8 @@ private:
 
     runtime::Semantics semantics_;
     RouteChecks checks_;
-    std::map<std::uint64_t, Router> routers_;                  // by router pid id
-    Router* last_router_ = nullptr; // the router find_router_slow found last (a map node)
+    std::map<std::uint64_t, Router> routers_; // by router pid id
+    Router* last_router_ = nullptr;           // the router find_router_slow found last (a map node)
     std::uint64_t last_router_pid_ = 0;
     std::uint64_t routers_low_ = UINT64_MAX; // every id routers_ ever held lies in [low, high]
     std::uint64_t routers_high_ = 0;

@@ -61,9 +61,10 @@ void RouteTableMonitor::reset() {
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
     // RouteTracker::on_event's kinds; a follower gets its findings from the lead.
     constexpr EventKinds tracked{
-        EventKind::Take,      EventKind::Forward, EventKind::Spawn,        EventKind::SpawnFailed,
-        EventKind::Exit,      EventKind::Kill,    EventKind::RouteInit,    EventKind::Route,
-        EventKind::RouteRestart, EventKind::RoutePending, EventKind::RouteAdmin};
+        EventKind::Take,         EventKind::Forward,   EventKind::Spawn,
+        EventKind::SpawnFailed,  EventKind::Exit,      EventKind::Kill,
+        EventKind::RouteInit,    EventKind::Route,     EventKind::RouteRestart,
+        EventKind::RoutePending, EventKind::RouteAdmin};
     return feeds_ && tracked.has(event_kind_of(kind));
 }
 
@@ -133,7 +134,8 @@ bool KeyAffinity::watches(const sim::TraceKey& kind) const {
 }
 
 KeyAffinity::Text KeyAffinity::keep(std::string_view text) {
-    const Text kept{static_cast<std::uint32_t>(texts_.size()), static_cast<std::uint32_t>(text.size())};
+    const Text kept{static_cast<std::uint32_t>(texts_.size()),
+                    static_cast<std::uint32_t>(text.size())};
     texts_.append(text);
     return kept;
 }
@@ -151,7 +153,7 @@ KeyAffinity::Text KeyAffinity::keep_name(std::string_view name, std::uint64_t ha
 }
 
 KeyAffinity::Chosen& KeyAffinity::slot_of(std::uint64_t router, std::uint64_t key_hash,
-                                           std::string_view key, bool& added) {
+                                          std::string_view key, bool& added) {
     if (2 * (chosen_used_ + 1) > chosen_.size()) {
         std::vector<Chosen> old = std::move(chosen_);
         chosen_.assign(old.empty() ? 256 : 2 * old.size(), Chosen{});
@@ -197,7 +199,8 @@ void KeyAffinity::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
 void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, layout::route_key::router);
     const sim::TraceField* key_field = find_field(event, layout::route_key::key);
-    const bool has_key = key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
+    const bool has_key =
+        key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
     const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
     const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
     const sim::TraceField* name_field = find_field(event, layout::route_key::name);
@@ -214,8 +217,9 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
     // The wait refers to kept texts: the slot's, or a new one for a name that differs (a slot
     // just added holds this very name).
     const bool same_route = added || text(slot.name) == name;
-    const Awaiting wait{router,   slot.key, same_route ? slot.name : keep(name),
-                        event.seq, event.at, name_hash, name.data()};
+    const Awaiting wait{router,     slot.key, same_route ? slot.name : keep(name),
+                        event.seq,  event.at, name_hash,
+                        name.data()};
     if (!same_route) {
         report(event.at,
                "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
@@ -268,7 +272,8 @@ void KeyAffinity::check_routed(const Awaiting& awaiting, std::uint64_t router,
                "router " + pid_text(router) + " picked route " + quoted(text(awaiting.name)) +
                    " for key " + std::string(text(awaiting.key)) + " but routed message " +
                    std::to_string(field_uint(event, trace::id)) + " to " + quoted(name),
-               {key_witness(router, text(awaiting.key), text(awaiting.name), awaiting.seq, awaiting.at),
+               {key_witness(router, text(awaiting.key), text(awaiting.name), awaiting.seq,
+                            awaiting.at),
                 witness_of(event)});
     }
 }
@@ -370,8 +375,9 @@ bool CounterConsistency::watches(const sim::TraceKey& kind) const {
 }
 
 CounterConsistency::State* CounterConsistency::find_router_slow(std::uint64_t pid) {
-    auto found = std::lower_bound(routers_.begin(), routers_.end(), pid,
-                                  [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+    auto found =
+        std::lower_bound(routers_.begin(), routers_.end(), pid,
+                         [](const auto& entry, std::uint64_t id) { return entry.first < id; });
     if (found == routers_.end() || found->first != pid) {
         return nullptr;
     }
@@ -383,8 +389,9 @@ CounterConsistency::State& CounterConsistency::router_state(std::uint64_t pid) {
     if (State* known = find_router(pid)) {
         return *known;
     }
-    auto found = std::lower_bound(routers_.begin(), routers_.end(), pid,
-                                  [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+    auto found =
+        std::lower_bound(routers_.begin(), routers_.end(), pid,
+                         [](const auto& entry, std::uint64_t id) { return entry.first < id; });
     found = routers_.emplace(found, pid, State{});
     RS_ASSERT(found->first == pid);
     follow_takes_of(pid);
@@ -492,8 +499,9 @@ void CounterConsistency::finish(sim::Instant end, bool idle) {
 }
 
 RouterTally CounterConsistency::counters(std::uint64_t router) const {
-    auto found = std::lower_bound(routers_.begin(), routers_.end(), router,
-                                  [](const auto& entry, std::uint64_t id) { return entry.first < id; });
+    auto found =
+        std::lower_bound(routers_.begin(), routers_.end(), router,
+                         [](const auto& entry, std::uint64_t id) { return entry.first < id; });
     return found == routers_.end() || found->first != router ? RouterTally{} : found->second.tally;
 }
 

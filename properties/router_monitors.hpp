@@ -58,9 +58,9 @@ private:
     void hand_over_findings();
 
     runtime::Semantics semantics_;
-    std::uint32_t checks_;                  // the checks this monitor reports
-    std::shared_ptr<RouteTracker> tracker_; // possibly shared with earlier route-table monitors
-    bool feeds_ = true;                     // this monitor applies events to tracker_
+    std::uint32_t checks_;                      // the checks this monitor reports
+    std::shared_ptr<RouteTracker> tracker_;     // possibly shared with earlier route-table monitors
+    bool feeds_ = true;                         // this monitor applies events to tracker_
     std::vector<RouteTableMonitor*> followers_; // the lead's: monitors sharing its tracker
 };
 
@@ -129,7 +129,7 @@ private:
         Text name;
         std::uint64_t seq = 0;
         sim::Instant at;
-        std::uint64_t name_hash = 0;     // the route_key's name text: its hash and address
+        std::uint64_t name_hash = 0; // the route_key's name text: its hash and address
         const char* name_data = nullptr;
     };
     struct KeptName { // a route name kept in texts_, by its event text's hash and address
@@ -139,13 +139,16 @@ private:
     };
     static Witness key_witness(std::uint64_t router, std::string_view key, std::string_view name,
                                std::uint64_t seq, sim::Instant at);
-    std::string_view text(Text text) const { return std::string_view(texts_).substr(text.offset, text.length); }
+    std::string_view text(Text text) const {
+        return std::string_view(texts_).substr(text.offset, text.length);
+    }
     Text keep(std::string_view text);
     /// keep() for a route name: routers name routes with interned atoms, so a name arriving
     /// with the hash and address of one kept earlier is that text (is_kind's rule), kept once.
     Text keep_name(std::string_view name, std::uint64_t hash);
     /// The slot of (router, key): found, or a free one to fill (added is then true).
-    Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key, bool& added);
+    Chosen& slot_of(std::uint64_t router, std::uint64_t key_hash, std::string_view key,
+                    bool& added);
     // on_event's branches, out of line so that the commonest call (a take while no key awaits
     // its route) returns after two comparisons.
     void on_route_key(const sim::TraceEvent& event);
@@ -160,7 +163,7 @@ private:
     std::size_t chosen_used_ = 0;
     std::string texts_;
     std::array<KeptName, 8> kept_names_{}; // by hash: the route names of a few routes
-    std::vector<Awaiting> awaiting_; // at most one per router; few at a time, unordered
+    std::vector<Awaiting> awaiting_;       // at most one per router; few at a time, unordered
 };
 
 /// atomic_init: a router whose Init fails leaves no live route worker behind: every worker it

@@ -51,7 +51,8 @@ bool CallOutcomeMonitor::watches(const sim::TraceKey& kind) const {
 
 void CallOutcomeMonitor::on_event(const sim::TraceEvent& event) {
     if (is_kind(event, trace::call)) {
-        const auto key = std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
+        const auto key =
+            std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
         if (!open_.try_emplace(key, event).second) {
             report(event.at, "call ref " + std::to_string(key.second) + " was started twice",
                    {witness_of(event)});
@@ -59,7 +60,8 @@ void CallOutcomeMonitor::on_event(const sim::TraceEvent& event) {
         return;
     }
     if (is_kind(event, trace::call_result)) {
-        const auto key = std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
+        const auto key =
+            std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
         auto found = open_.find(key);
         if (found == open_.end()) {
             report(event.at,

@@ -17,14 +17,14 @@ namespace routesim::properties {
 
 /// Where every message ended, by category (the no-data-loss ledger).
 struct Ledger {
-    std::uint64_t sent = 0;        ///< distinct messages put into a mailbox
-    std::uint64_t handled = 0;     ///< taken by a behaviour and not passed on
-    std::uint64_t discarded = 0;   ///< RouteDiscard
+    std::uint64_t sent = 0;         ///< distinct messages put into a mailbox
+    std::uint64_t handled = 0;      ///< taken by a behaviour and not passed on
+    std::uint64_t discarded = 0;    ///< RouteDiscard
     std::uint64_t route_failed = 0; ///< routing failed (MessageRouteFailed or an error reply)
-    std::uint64_t unhandled = 0;   ///< a pool found no worker
-    std::uint64_t dropped = 0;     ///< discarded with a dead mailbox
+    std::uint64_t unhandled = 0;    ///< a pool found no worker
+    std::uint64_t dropped = 0;      ///< discarded with a dead mailbox
     std::map<std::string, std::uint64_t> dropped_by_reason;
-    std::uint64_t queued = 0;      ///< still in a mailbox (or kept for a hand-over) at the end
+    std::uint64_t queued = 0; ///< still in a mailbox (or kept for a hand-over) at the end
     /// Every message is in exactly one category.
     bool balanced() const {
         return handled + discarded + route_failed + unhandled + dropped + queued == sent;

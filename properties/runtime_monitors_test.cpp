@@ -16,8 +16,8 @@ namespace {
 
 namespace trace = runtime::trace;
 using runtime::testing::Fixture;
-using runtime::testing::LambdaActor;
 using runtime::testing::lambda_factory;
+using runtime::testing::LambdaActor;
 using runtime::testing::Text;
 
 struct Monitored {
@@ -48,14 +48,17 @@ struct Monitored {
 void run_real_workload(Fixture& f) {
     const auto echo = lambda_factory([](LambdaActor& actor) {
         actor.on_call = [](LambdaActor&, const runtime::PID&, const runtime::Ref&,
-                           const runtime::Message&) { return runtime::act::CallReply::value(Text{"pong"}); };
+                           const runtime::Message&) {
+            return runtime::act::CallReply::value(Text{"pong"});
+        };
         actor.on_message = [](LambdaActor&, const runtime::PID&, const runtime::Message&) {
             return runtime::ok();
         };
     });
     const runtime::PID worker = f.node.spawn(echo, {}, {}).value();
     const auto forwarder = lambda_factory([worker](LambdaActor& actor) {
-        actor.on_message = [worker](LambdaActor& self, const runtime::PID&, const runtime::Message&) {
+        actor.on_message = [worker](LambdaActor& self, const runtime::PID&,
+                                    const runtime::Message&) {
             (void)self.process().forward(worker, self.current(), runtime::MessagePriority::Normal);
             return runtime::ok();
         };
@@ -67,11 +70,13 @@ void run_real_workload(Fixture& f) {
     });
     const runtime::PID front = f.node.spawn(forwarder, {}, {}).value();
     const auto client = lambda_factory([front](LambdaActor& actor) {
-        actor.on_message = [front](LambdaActor& self, const runtime::PID&, const runtime::Message&) {
+        actor.on_message = [front](LambdaActor& self, const runtime::PID&,
+                                   const runtime::Message&) {
             for (int i = 0; i < 3; i++) {
                 (void)self.process().send(front, Text{"m"});
             }
-            (void)self.process().call(front, Text{"q"}, {}, [](runtime::CallResult) { return runtime::ok(); });
+            (void)self.process().call(front, Text{"q"}, {},
+                                      [](runtime::CallResult) { return runtime::ok(); });
             return runtime::ok();
         };
     });
@@ -118,17 +123,27 @@ struct Bus {
     ~Bus() { bus.remove_sink(m.set); }
     void send(std::uint64_t id, std::uint64_t from, std::uint64_t to, std::uint64_t queue = 2) {
         bus.emit(sim::Instant::zero(), trace::send,
-                 {{trace::id, id}, {trace::from, from}, {trace::to, to}, {trace::queue, queue},
-                  {trace::type, std::uint64_t{0}}, {trace::msg, "Text"}});
+                 {{trace::id, id},
+                  {trace::from, from},
+                  {trace::to, to},
+                  {trace::queue, queue},
+                  {trace::type, std::uint64_t{0}},
+                  {trace::msg, "Text"}});
     }
     void take(std::uint64_t pid, std::uint64_t id, std::uint64_t from, std::uint64_t queue = 2) {
         bus.emit(sim::Instant::from_ns(5), trace::take,
-                 {{trace::pid, pid}, {trace::id, id}, {trace::queue, queue},
-                  {trace::type, std::uint64_t{0}}, {trace::from, from}});
+                 {{trace::pid, pid},
+                  {trace::id, id},
+                  {trace::queue, queue},
+                  {trace::type, std::uint64_t{0}},
+                  {trace::from, from}});
     }
     void forward(std::uint64_t id, std::uint64_t by, std::uint64_t to, std::uint64_t from) {
         bus.emit(sim::Instant::from_ns(3), trace::forward,
-                 {{trace::id, id}, {trace::by, by}, {trace::to, to}, {trace::from, from},
+                 {{trace::id, id},
+                  {trace::by, by},
+                  {trace::to, to},
+                  {trace::from, from},
                   {trace::queue, std::uint64_t{2}}});
     }
 };
@@ -173,8 +188,10 @@ TEST(MessageConservationMonitor, LedgerCountsEachCategoryOnce) {
     b.send(3, 10, 21);
     b.take(20, 1, 10);
     b.bus.emit(sim::Instant::zero(), trace::drop,
-               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{2}},
-                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+               {{trace::pid, std::uint64_t{20}},
+                {trace::id, std::uint64_t{2}},
+                {trace::queue, std::uint64_t{2}},
+                {trace::reason, "terminated"}});
     b.m.set.finish(sim::Instant::zero(), false);
     const Ledger& ledger = b.m.conservation->ledger();
     EXPECT_TRUE(b.m.conservation->holds());
@@ -195,8 +212,10 @@ TEST(Witness, RendersEveryFieldInOrderAndLongTextsWhole) {
     const sim::TraceKey c{"c"};
     const sim::TraceKey d{"d"};
     const std::string long_text(700, 'x');
-    const sim::TraceField fields[] = {{a, std::int64_t{-12}}, {b, std::uint64_t{18446744073709551615U}},
-                                      {c, true}, {d, std::string_view("hi there")}};
+    const sim::TraceField fields[] = {{a, std::int64_t{-12}},
+                                      {b, std::uint64_t{18446744073709551615U}},
+                                      {c, true},
+                                      {d, std::string_view("hi there")}};
     const sim::TraceEvent event{7, sim::Instant::from_ns(5), kind, fields, 4};
     EXPECT_EQ(describe_event(event), "send a=-12 b=18446744073709551615 c=true d=hi there");
     const sim::TraceField long_fields[] = {{a, std::string_view(long_text)}, {c, false}};
@@ -216,16 +235,20 @@ TEST(MessageConservationMonitor, FollowsAPreservedMessageToTheNextIncarnationOrI
     b.send(2, 10, 20);
     for (std::uint64_t id : {1U, 2U}) {
         b.bus.emit(sim::Instant::zero(), trace::preserve,
-                   {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{id}},
-                    {trace::queue, std::uint64_t{2}}, {trace::parent, std::uint64_t{5}}});
+                   {{trace::pid, std::uint64_t{20}},
+                    {trace::id, std::uint64_t{id}},
+                    {trace::queue, std::uint64_t{2}},
+                    {trace::parent, std::uint64_t{5}}});
     }
     b.bus.emit(sim::Instant::from_ns(9), trace::exit,
                {{trace::pid, std::uint64_t{20}}, {trace::reason, "kill"}, {trace::name, ""}});
     b.forward(1, 5, 21, 10); // handed over to the new incarnation 21
     b.take(21, 1, 10);
     b.bus.emit(sim::Instant::zero(), trace::drop, // the hand-over of 2 failed
-               {{trace::pid, std::uint64_t{21}}, {trace::id, std::uint64_t{2}},
-                {trace::queue, std::uint64_t{2}}, {trace::reason, "preserve_failed"}});
+               {{trace::pid, std::uint64_t{21}},
+                {trace::id, std::uint64_t{2}},
+                {trace::queue, std::uint64_t{2}},
+                {trace::reason, "preserve_failed"}});
     b.m.set.finish(sim::Instant::from_ns(10), true);
     for (const auto& monitor : b.m.set.monitors()) {
         EXPECT_TRUE(monitor->holds()) << monitor->violations().front().to_string();
@@ -242,8 +265,10 @@ TEST(MessageConservationMonitor, CatchesAPreservedMessageLostWithItsSupervisor) 
     Bus b;
     b.send(1, 10, 20);
     b.bus.emit(sim::Instant::zero(), trace::preserve,
-               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{1}},
-                {trace::queue, std::uint64_t{2}}, {trace::parent, std::uint64_t{5}}});
+               {{trace::pid, std::uint64_t{20}},
+                {trace::id, std::uint64_t{1}},
+                {trace::queue, std::uint64_t{2}},
+                {trace::parent, std::uint64_t{5}}});
     b.bus.emit(sim::Instant::from_ns(9), trace::exit,
                {{trace::pid, std::uint64_t{5}}, {trace::reason, "shutdown"}, {trace::name, ""}});
     b.m.set.finish(sim::Instant::from_ns(10), true);
@@ -258,8 +283,9 @@ TEST(PairFifoMonitor, CatchesAReorderedPair) {
     b.send(2, 10, 20);
     b.take(20, 2, 10);
     ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
-    EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
-              "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
+    EXPECT_EQ(
+        b.m.pair_fifo->violations()[0].explanation,
+        "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
     EXPECT_EQ(b.m.pair_fifo->violations()[0].witnesses.size(), 3U);
 }
 
@@ -280,8 +306,10 @@ TEST(PairFifoMonitor, SkipsEntriesThatLeftAndCountsAReturningMessageAtItsNewPlac
     b.send(2, 10, 20);
     b.send(3, 10, 20);
     b.bus.emit(sim::Instant::zero(), trace::drop,
-               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{2}},
-                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+               {{trace::pid, std::uint64_t{20}},
+                {trace::id, std::uint64_t{2}},
+                {trace::queue, std::uint64_t{2}},
+                {trace::reason, "terminated"}});
     b.take(20, 1, 10);
     b.take(20, 3, 10); // 2 was dropped: 3 is next
     EXPECT_TRUE(b.m.pair_fifo->holds()) << b.m.pair_fifo->violations().front().to_string();
@@ -298,8 +326,9 @@ TEST(PairFifoMonitor, SkipsEntriesThatLeftAndCountsAReturningMessageAtItsNewPlac
     b.send(6, 20, 30);
     b.take(30, 6, 20); // 4 (forwarded after 5) is still queued: 6 overtakes it
     ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
-    EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
-              "message 6 from <20> was taken by <30> before message 4 sent earlier on the same pair");
+    EXPECT_EQ(
+        b.m.pair_fifo->violations()[0].explanation,
+        "message 6 from <20> was taken by <30> before message 4 sent earlier on the same pair");
 }
 
 // Each pair keeps its own order through a growing pair index (more pairs than the index first
@@ -314,16 +343,20 @@ TEST(PairFifoMonitor, KeepsEachPairsOrderAcrossManyPairsAndRemovalsAnywhere) {
     }
     // Pair 100 holds 1, 101, 201: drop the tail (201) and take the rest in order.
     b.bus.emit(sim::Instant::zero(), trace::drop,
-               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{201}},
-                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+               {{trace::pid, std::uint64_t{20}},
+                {trace::id, std::uint64_t{201}},
+                {trace::queue, std::uint64_t{2}},
+                {trace::reason, "terminated"}});
     b.take(20, 1, 100);
     b.take(20, 101, 100);
     b.send(id++, 100, 20); // 301 joins the emptied pair
     b.take(20, 301, 100);
     // Pair 150 holds 51, 151, 251: drop the middle one.
     b.bus.emit(sim::Instant::zero(), trace::drop,
-               {{trace::pid, std::uint64_t{20}}, {trace::id, std::uint64_t{151}},
-                {trace::queue, std::uint64_t{2}}, {trace::reason, "terminated"}});
+               {{trace::pid, std::uint64_t{20}},
+                {trace::id, std::uint64_t{151}},
+                {trace::queue, std::uint64_t{2}},
+                {trace::reason, "terminated"}});
     b.take(20, 51, 150);
     b.take(20, 251, 150);
     EXPECT_TRUE(b.m.pair_fifo->holds()) << b.m.pair_fifo->violations().front().to_string();
@@ -359,7 +392,7 @@ TEST(MessageMonitors, ShareOneTrackerAndReportEachFindingToItsOwner) {
     set.add(std::move(fifo));
     set.add(std::move(sender));
     set.add(std::move(conservation));
-    EXPECT_TRUE(f.watches(trace::exit)); // the lead reads for every check it carries
+    EXPECT_TRUE(f.watches(trace::exit));  // the lead reads for every check it carries
     EXPECT_FALSE(s.watches(trace::send)); // the followers get their findings from the lead
     EXPECT_FALSE(c.watches(trace::take));
     SenderPreservation alone;
@@ -369,28 +402,37 @@ TEST(MessageMonitors, ShareOneTrackerAndReportEachFindingToItsOwner) {
     bus.add_sink(alone);
     const auto send = [&](std::uint64_t id) {
         bus.emit(sim::Instant::zero(), trace::send,
-                 {{trace::id, id}, {trace::from, std::uint64_t{10}}, {trace::to, std::uint64_t{20}},
-                  {trace::queue, std::uint64_t{2}}, {trace::type, std::uint64_t{0}},
+                 {{trace::id, id},
+                  {trace::from, std::uint64_t{10}},
+                  {trace::to, std::uint64_t{20}},
+                  {trace::queue, std::uint64_t{2}},
+                  {trace::type, std::uint64_t{0}},
                   {trace::msg, "Text"}});
     };
     const auto take = [&](std::uint64_t id) {
         bus.emit(sim::Instant::zero(), trace::take,
-                 {{trace::pid, std::uint64_t{20}}, {trace::id, id}, {trace::queue, std::uint64_t{2}},
-                  {trace::type, std::uint64_t{0}}, {trace::from, std::uint64_t{10}}});
+                 {{trace::pid, std::uint64_t{20}},
+                  {trace::id, id},
+                  {trace::queue, std::uint64_t{2}},
+                  {trace::type, std::uint64_t{0}},
+                  {trace::from, std::uint64_t{10}}});
     };
     send(1);
     send(2);
     take(2); // pair_fifo: before message 1
     bus.emit(sim::Instant::zero(), trace::forward,
-             {{trace::id, std::uint64_t{2}}, {trace::by, std::uint64_t{20}},
-              {trace::to, std::uint64_t{30}}, {trace::from, std::uint64_t{20}},
+             {{trace::id, std::uint64_t{2}},
+              {trace::by, std::uint64_t{20}},
+              {trace::to, std::uint64_t{30}},
+              {trace::from, std::uint64_t{20}},
               {trace::queue, std::uint64_t{2}}}); // sender_preservation: From changed
-    take(2); // message_conservation: it is queued at 30 now
+    take(2);                                      // message_conservation: it is queued at 30 now
     bus.remove_sink(alone);
     bus.remove_sink(set);
     ASSERT_EQ(f.violations().size(), 1U);
-    EXPECT_EQ(f.violations()[0].explanation,
-              "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
+    EXPECT_EQ(
+        f.violations()[0].explanation,
+        "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
     ASSERT_EQ(s.violations().size(), 1U);
     EXPECT_EQ(s.violations()[0].explanation,
               "message 2 arrived with From <20> instead of the original sender <10>");
@@ -418,8 +460,8 @@ TEST(MonitorSet, ResetForgetsEventsAndViolations) {
     b.send(1, 11, 21);
     b.take(21, 1, 11);
     for (const auto& monitor : b.m.set.monitors()) {
-        EXPECT_TRUE(monitor->holds()) << monitor->name() << ": "
-                                      << monitor->violations().front().to_string();
+        EXPECT_TRUE(monitor->holds())
+            << monitor->name() << ": " << monitor->violations().front().to_string();
     }
     b.m.set.finish(sim::Instant::from_ns(10), true);
     EXPECT_EQ(b.m.conservation->ledger().sent, 1U);
@@ -429,11 +471,14 @@ TEST(MonitorSet, ResetForgetsEventsAndViolations) {
 TEST(SenderPreservationMonitor, CatchesAResponseToTheWrongProcess) {
     Bus b;
     b.bus.emit(sim::Instant::zero(), trace::call,
-               {{trace::caller, std::uint64_t{10}}, {trace::ref, std::uint64_t{7}},
+               {{trace::caller, std::uint64_t{10}},
+                {trace::ref, std::uint64_t{7}},
                 {trace::timeout_ns, std::int64_t{5}}});
     b.bus.emit(sim::Instant::zero(), trace::response,
-               {{trace::from, std::uint64_t{30}}, {trace::to, std::uint64_t{20}},
-                {trace::ref, std::uint64_t{7}}, {trace::outcome, "ok"}});
+               {{trace::from, std::uint64_t{30}},
+                {trace::to, std::uint64_t{20}},
+                {trace::ref, std::uint64_t{7}},
+                {trace::outcome, "ok"}});
     ASSERT_FALSE(b.m.sender->holds());
     EXPECT_EQ(b.m.sender->violations()[0].explanation,
               "the response to ref 7 went to <20> instead of the caller <10>");
@@ -443,7 +488,8 @@ TEST(CallOutcomeMonitor, CatchesACallThatEndsTwiceOrNever) {
     Bus b;
     const auto call = [&b](std::uint64_t ref) {
         b.bus.emit(sim::Instant::zero(), trace::call,
-                   {{trace::caller, std::uint64_t{10}}, {trace::ref, ref},
+                   {{trace::caller, std::uint64_t{10}},
+                    {trace::ref, ref},
                     {trace::timeout_ns, std::int64_t{5}}});
     };
     const auto result = [&b](std::uint64_t ref) {
@@ -469,8 +515,10 @@ TEST(MonitorSet, StopsTheWorldOnTheFirstViolation) {
     m.set.stop_on_violation(f.world);
     f.world.trace().add_sink(m.set);
     // A hand-made duplicate take on the live bus.
-    f.world.emit(trace::take, {{trace::pid, std::uint64_t{1}}, {trace::id, std::uint64_t{99}},
-                               {trace::queue, std::uint64_t{2}}, {trace::type, std::uint64_t{0}},
+    f.world.emit(trace::take, {{trace::pid, std::uint64_t{1}},
+                               {trace::id, std::uint64_t{99}},
+                               {trace::queue, std::uint64_t{2}},
+                               {trace::type, std::uint64_t{0}},
                                {trace::from, std::uint64_t{2}}});
     const sim::RunOutcome outcome = f.run();
     f.world.trace().remove_sink(m.set);
@@ -605,7 +653,7 @@ TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
     emit_take(bus, 7);
     EXPECT_EQ(f.takes, (std::vector<std::uint64_t>{7, 3, 7}));
     EXPECT_EQ(a.seen.size(), 8U); // a monitor that reads every take still gets them all
-    set.reset(); // a new run follows nobody yet
+    set.reset();                  // a new run follows nobody yet
     emit_take(bus, 7);
     bus.remove_sink(set);
     EXPECT_TRUE(f.takes.empty());

@@ -14,15 +14,15 @@ double micros(sim::Instant at) {
     return static_cast<double>(at.ns()) / 1000.0;
 }
 
-Json event(std::string_view phase, std::string name, std::string_view category,
-           std::uint64_t track, sim::Instant at) {
-    return Json{{"ph", phase}, {"name", std::move(name)}, {"cat", category}, {"pid", core_pid},
+Json event(std::string_view phase, std::string name, std::string_view category, std::uint64_t track,
+           sim::Instant at) {
+    return Json{{"ph", phase},  {"name", std::move(name)}, {"cat", category}, {"pid", core_pid},
                 {"tid", track}, {"ts", micros(at)}};
 }
 
 Json metadata(std::string_view name, std::uint64_t track, Json args) {
-    return Json{{"ph", "M"}, {"name", name}, {"pid", core_pid}, {"tid", track},
-                {"args", std::move(args)}};
+    return Json{
+        {"ph", "M"}, {"name", name}, {"pid", core_pid}, {"tid", track}, {"args", std::move(args)}};
 }
 
 class TraceWriter {
@@ -33,8 +33,8 @@ public:
     Json events(const std::string& title) {
         events_.push_back(metadata("process_name", 0, Json{{"name", "routesim: " + title}}));
         for (const auto& [pid, label] : labels_) {
-            events_.push_back(
-                metadata("thread_name", pid, Json{{"name", label + " <" + std::to_string(pid) + ">"}}));
+            events_.push_back(metadata("thread_name", pid,
+                                       Json{{"name", label + " <" + std::to_string(pid) + ">"}}));
             events_.push_back(metadata("thread_sort_index", pid, Json{{"sort_index", pid}}));
         }
         for (const sim::TraceRecord& record : facts_.records) {
@@ -55,7 +55,8 @@ private:
         } else if (record.kind == "busy") {
             const auto open = last_take_.find(static_cast<std::uint64_t>(record.number("pid")));
             if (open != last_take_.end()) {
-                events_[open->second]["dur"] = static_cast<double>(record.number("cost_ns", 0)) / 1000.0;
+                events_[open->second]["dur"] =
+                    static_cast<double>(record.number("cost_ns", 0)) / 1000.0;
             }
         } else if (record.kind == "spawn") {
             Json spawn = event("i", "spawn " + record.text("behavior"), "spawn",
@@ -82,8 +83,10 @@ private:
                                : (record.number("type", 0) == 0 ? "message" : "signal");
         Json take = event("X", std::move(name), "take", pid, record.at);
         take["dur"] = 0.0;
-        take["args"] = Json{{"id", id}, {"from", record.number("from", 0)},
-                            {"queue", record.number("queue", 0)}, {"seq", record.seq}};
+        take["args"] = Json{{"id", id},
+                            {"from", record.number("from", 0)},
+                            {"queue", record.number("queue", 0)},
+                            {"seq", record.seq}};
         last_take_[pid] = events_.size();
         events_.push_back(std::move(take));
     }
@@ -93,7 +96,8 @@ private:
         case MarkerKind::Restart:
         case MarkerKind::Fault: {
             const bool fault = marker.kind == MarkerKind::Fault;
-            Json instant = event("i", marker.text, fault ? "fault" : "restart", marker.pid, marker.at);
+            Json instant =
+                event("i", marker.text, fault ? "fault" : "restart", marker.pid, marker.at);
             instant["s"] = "t";
             instant["cname"] = fault ? "terrible" : "yellow";
             instant["args"] = Json{{"seq", marker.seq}};

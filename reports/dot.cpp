@@ -135,7 +135,8 @@ std::vector<std::string> vertex_label_lines(const VertexProps& vertex, bool from
     }
     std::string state(vertex_state_name(vertex.state));
     if (vertex.replicas > 1 || vertex.incarnations.size() > 1) {
-        state = std::to_string(vertex.alive) + " alive of " + plural(vertex.incarnations.size(), "pid");
+        state =
+            std::to_string(vertex.alive) + " alive of " + plural(vertex.incarnations.size(), "pid");
     } else if (vertex.state == VertexState::Dead && !vertex.last_fault.empty()) {
         state += " (" + vertex.last_fault + ")";
     }
@@ -169,7 +170,8 @@ std::string to_dot(const TopologyGraph& graph) {
     const GraphProps& props = graph[boost::graph_bundle];
     std::string out = "digraph " + dot_quote(props.name) + " {\n";
     out += "  graph [rankdir=TB, fontname=\"Helvetica\", fontsize=13, nodesep=0.35, "
-           "ranksep=0.55, labelloc=t, label=" + dot_quote(props.name) + "];\n";
+           "ranksep=0.55, labelloc=t, label=" +
+           dot_quote(props.name) + "];\n";
     out += "  node [fontname=\"Helvetica\", fontsize=11, margin=\"0.12,0.06\"];\n";
     out += "  edge [fontname=\"Helvetica\", fontsize=9, arrowsize=0.7];\n";
     std::uint64_t busiest = 0;

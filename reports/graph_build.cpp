@@ -80,7 +80,8 @@ std::string node_detail(const Node& node) {
     case NodeKind::Pool:
         return "pool of " + std::to_string(scenarios::effective_pool_size(node.pool.size));
     case NodeKind::Router:
-        return (node.router.routes.empty() ? "free, " : "") + rule_summary(node.router.route_message);
+        return (node.router.routes.empty() ? "free, " : "") +
+               rule_summary(node.router.route_message);
     }
     return "";
 }
@@ -190,14 +191,14 @@ private:
     };
 
     Vertex add_node(const Node& node, bool route_worker, std::uint64_t replicas) {
-        const Vertex vertex = boost::add_vertex(
-            VertexProps{.kind = vertex_kind(node.kind),
-                        .name = display_name(node, route_worker),
-                        .path = node.path,
-                        .registered = is_pool_worker_spec(node) ? "" : node.name,
-                        .detail = node_detail(node),
-                        .replicas = replicas},
-            graph_);
+        const Vertex vertex =
+            boost::add_vertex(VertexProps{.kind = vertex_kind(node.kind),
+                                          .name = display_name(node, route_worker),
+                                          .path = node.path,
+                                          .registered = is_pool_worker_spec(node) ? "" : node.name,
+                                          .detail = node_detail(node),
+                                          .replicas = replicas},
+                              graph_);
         by_path_.emplace(node.path, vertex);
         specs_.emplace_back(vertex, &node);
         if (!node.name.empty() && !route_worker) {
@@ -212,8 +213,8 @@ private:
             const Pending item = stack.back();
             stack.pop_back();
             const Node& node = *item.node;
-            const EdgeKind kind = item.parent.has_value() ? parent_edge_kind(*item.parent)
-                                                          : EdgeKind::Supervises;
+            const EdgeKind kind =
+                item.parent.has_value() ? parent_edge_kind(*item.parent) : EdgeKind::Supervises;
             const Vertex vertex = add_node(node, kind == EdgeKind::Route, item.replicas);
             if (item.parent.has_value()) {
                 boost::add_edge(*item.parent, vertex, EdgeProps{.kind = kind, .label = item.hint},

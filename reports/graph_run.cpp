@@ -86,7 +86,8 @@ private:
             if (parent == by_pid_.end()) {
                 continue;
             }
-            if (const auto child = find_vertex(graph_, graph_[parent->second].path + "/" + key.second)) {
+            if (const auto child =
+                    find_vertex(graph_, graph_[parent->second].path + "/" + key.second)) {
                 graph_[*child].restarts += count;
             }
         }
@@ -122,8 +123,8 @@ private:
             }
             const auto worker = find_vertex(graph_, graph_[router->second].path + "/" + key.second);
             if (worker.has_value()) {
-                add_count(graph_, router->second, *worker, EdgeKind::Route, last_segment(key.second),
-                          traffic.owned);
+                add_count(graph_, router->second, *worker, EdgeKind::Route,
+                          last_segment(key.second), traffic.owned);
             }
         }
     }
@@ -185,8 +186,7 @@ std::optional<Vertex> resolve_target(const TopologyGraph& graph, std::string_vie
 }
 
 std::string_view vertex_kind_name(VertexKind kind) {
-    static constexpr std::string_view names[] = {"actor", "supervisor", "pool", "router",
-                                                 "client"};
+    static constexpr std::string_view names[] = {"actor", "supervisor", "pool", "router", "client"};
     return names[static_cast<std::size_t>(kind)];
 }
 
@@ -196,8 +196,8 @@ std::string_view vertex_state_name(VertexState state) {
 }
 
 std::string_view edge_kind_name(EdgeKind kind) {
-    static constexpr std::string_view names[] = {"supervises", "pool_worker", "route",
-                                                 "registry", "client"};
+    static constexpr std::string_view names[] = {"supervises", "pool_worker", "route", "registry",
+                                                 "client"};
     return names[static_cast<std::size_t>(kind)];
 }
 

@@ -121,22 +121,23 @@ std::string alert(const ReportPage& page) {
     }
     if (!failed.empty()) {
         body += "<h3>Expectations that do not hold</h3><table><tr><th>what</th><th>expected</th>"
-                "<th>actual</th><th>at</th><th>pointer</th></tr>" + failed + "</table>";
+                "<th>actual</th><th>at</th><th>pointer</th></tr>" +
+                failed + "</table>";
     }
     const auto reason = result.outcome.reason;
     if (reason == sim::StopReason::EventLimit || reason == sim::StopReason::TimeLimit) {
         body += "<h3>Limit reached: " + escape(sim::stop_reason_name(reason)) + "</h3>";
     }
     if (!result.root_failure.empty()) {
-        body += "<h3>The topology root did not start</h3><p>" + escape(result.root_failure) + "</p>";
+        body +=
+            "<h3>The topology root did not start</h3><p>" + escape(result.root_failure) + "</p>";
     }
     if (body.empty()) {
         return "";
     }
-    const std::string replay =
-        page.replay.empty()
-            ? "routesim run " + page.source + " --seed " + std::to_string(result.seed)
-            : page.replay;
+    const std::string replay = page.replay.empty() ? "routesim run " + page.source + " --seed " +
+                                                         std::to_string(result.seed)
+                                                   : page.replay;
     return "<section class=\"alert\" id=\"violation\"><h2>This run failed</h2>" + body +
            "<p class=\"muted\">Replay it with <code>" + escape(replay) +
            "</code>; witness events are highlighted in the <a href=\"#timeline\">timeline</a>."
@@ -169,8 +170,8 @@ std::string topology_section(const ReportPage& page) {
                " The graph is below as Mermaid text and in topology.dot.</p>";
     }
     out += legend();
-    out += "<details><summary>Mermaid source (topology.mmd)</summary><pre>" +
-           escape(page.mermaid) + "</pre></details></section>";
+    out += "<details><summary>Mermaid source (topology.mmd)</summary><pre>" + escape(page.mermaid) +
+           "</pre></details></section>";
     return out;
 }
 
@@ -204,8 +205,11 @@ std::string render_html(const ReportPage& page) {
     RS_ASSERT(page.facts != nullptr && page.graph != nullptr);
     std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                      "<title>" + escape(page.scenario->name) + " \xE2\x80\x94 routesim report"
-                      "</title><style>" + std::string(style_sheet) + "</style></head><body><main>";
+                      "<title>" +
+                      escape(page.scenario->name) +
+                      " \xE2\x80\x94 routesim report"
+                      "</title><style>" +
+                      std::string(style_sheet) + "</style></head><body><main>";
     out += header(page);
     out += alert(page);
     out += topology_section(page);

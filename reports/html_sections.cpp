@@ -48,10 +48,10 @@ std::vector<RouteCount> route_counts(const ReportPage& page,
         auto owned = std::find_if(counts.begin(), counts.end(), [&route](const RouteCount& count) {
             return count.name == route;
         });
-        RouteCount& count = owned != counts.end()
-                                ? *owned
-                                : others.emplace(key.second, RouteCount{key.second, 0, 0, false})
-                                      .first->second;
+        RouteCount& count =
+            owned != counts.end()
+                ? *owned
+                : others.emplace(key.second, RouteCount{key.second, 0, 0, false}).first->second;
         count.forwarded += traffic.forwarded();
         count.failed += traffic.failed;
     }
@@ -73,8 +73,9 @@ std::string routing_table(const ReportPage& page, const scenarios::RouterSummary
                       "<th>restarts</th><th>forwarded</th><th>failed</th></tr>";
     const std::vector<RouteCount> counts = route_counts(page, router);
     for (const RouteCount& count : counts) {
-        const auto row = std::find_if(router.routes.begin(), router.routes.end(),
-                                      [&](const scenarios::RouteRow& r) { return r.name == count.name; });
+        const auto row =
+            std::find_if(router.routes.begin(), router.routes.end(),
+                         [&](const scenarios::RouteRow& r) { return r.name == count.name; });
         if (row != router.routes.end()) {
             const bool pending = row->state.starts_with("pending_");
             out += "<tr>" + cell(row->name) + cell(row->state, state_class(row->state)) +
@@ -119,7 +120,8 @@ std::string bar_chart(const std::vector<RouteCount>& counts) {
     const int height = static_cast<int>(counts.size()) * row + 8;
     std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
                       std::to_string(label_width + bar_max + 150) + "\" height=\"" +
-                      std::to_string(height) + "\" font-family=\"Helvetica, Arial, sans-serif\" "
+                      std::to_string(height) +
+                      "\" font-family=\"Helvetica, Arial, sans-serif\" "
                       "font-size=\"12\">";
     for (std::size_t i = 0; i < counts.size(); i++) {
         const RouteCount& count = counts[i];
@@ -127,7 +129,8 @@ std::string bar_chart(const std::vector<RouteCount>& counts) {
         const auto scale = [&](std::uint64_t value) {
             return busiest == 0 ? 0 : static_cast<int>((value * bar_max) / busiest);
         };
-        const bool hot = busiest > 0 && count.forwarded + count.failed == busiest && counts.size() > 1;
+        const bool hot =
+            busiest > 0 && count.forwarded + count.failed == busiest && counts.size() > 1;
         const int ok_width = scale(count.forwarded);
         const int failed_width = scale(count.failed);
         out += "<text x=\"" + std::to_string(label_width - 8) + "\" y=\"" + std::to_string(y + 14) +
@@ -138,8 +141,8 @@ std::string bar_chart(const std::vector<RouteCount>& counts) {
         out += "<rect x=\"" + std::to_string(label_width + ok_width) + "\" y=\"" +
                std::to_string(y + 2) + "\" width=\"" + std::to_string(failed_width) +
                "\" height=\"16\" fill=\"#c62828\"/>";
-        out += "<text x=\"" + std::to_string(label_width + ok_width + failed_width + 6) + "\" y=\"" +
-               std::to_string(y + 14) + "\">" + std::to_string(count.forwarded) +
+        out += "<text x=\"" + std::to_string(label_width + ok_width + failed_width + 6) +
+               "\" y=\"" + std::to_string(y + 14) + "\">" + std::to_string(count.forwarded) +
                (count.failed > 0 ? " (+" + std::to_string(count.failed) + " failed)" : "") +
                (hot ? " \xE2\x80\x94 hottest" : "") + "</text>";
     }
@@ -159,8 +162,8 @@ std::string ledger_table(const properties::Ledger& ledger) {
     for (const auto& [reason, value] : ledger.dropped_by_reason) {
         out += "<tr>" + cell("  dropped: " + reason, "muted") + number_cell(value) + "</tr>";
     }
-    out += "<tr>" + cell("balanced") +
-           (ledger.balanced() ? cell("yes", "ok") : cell("no", "bad")) + "</tr>";
+    out += "<tr>" + cell("balanced") + (ledger.balanced() ? cell("yes", "ok") : cell("no", "bad")) +
+           "</tr>";
     return out + "</table>";
 }
 
@@ -174,7 +177,8 @@ std::string clients_table(const scenarios::RunResult& result) {
         out += "<tr>" + cell(name) + number_cell(record.received) +
                cell(record.types.empty() ? "-" : failures(record.types)) +
                cell(record.errors.empty() ? "-" : failures(record.errors),
-                    record.errors.empty() ? "" : "bad") + "</tr>";
+                    record.errors.empty() ? "" : "bad") +
+               "</tr>";
     }
     return out + "</table>";
 }
@@ -187,15 +191,15 @@ std::string routers_section(const ReportPage& page) {
         out += "<p class=\"muted\">No routers in this topology.</p>";
     }
     for (const scenarios::RouterSummary& router : page.result->routers) {
-        out += "<h3>" + escape(router.path) + " <code>" +
-               escape(router.pid.empty() ? "never started" : router.pid) + "</code>" +
-               (router.died_at.has_value()
-                    ? " <span class=\"dead\">died at " +
-                          escape(sim::format_instant(*router.died_at)) + ": " +
-                          escape(router.died_reason) + "; its last table</span>"
-                : router.alive ? ""
-                               : " <span class=\"dead\">not running</span>") +
-               "</h3>";
+        out +=
+            "<h3>" + escape(router.path) + " <code>" +
+            escape(router.pid.empty() ? "never started" : router.pid) + "</code>" +
+            (router.died_at.has_value()
+                 ? " <span class=\"dead\">died at " + escape(sim::format_instant(*router.died_at)) +
+                       ": " + escape(router.died_reason) + "; its last table</span>"
+             : router.alive ? ""
+                            : " <span class=\"dead\">not running</span>") +
+            "</h3>";
         out += routing_table(page, router);
         if (!router.route_failed.empty()) {
             out += "<p>MessageRouteFailed: <span class=\"bad\">" +

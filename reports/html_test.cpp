@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "reports/html.hpp"
 #include "reports/export.hpp"
+#include "reports/html.hpp"
 #include "reports/testing.hpp"
 
 namespace routesim::reports {
@@ -55,8 +55,8 @@ struct Fixture {
     }
 
     ReportPage page(std::string svg = {}) const {
-        ReportPage page{.scenario = &scenario, .result = &run.result, .facts = &run.facts,
-                        .graph = &graph};
+        ReportPage page{
+            .scenario = &scenario, .result = &run.result, .facts = &run.facts, .graph = &graph};
         page.source = testing::scenario_path("x");
         page.labels = process_labels(scenario, run.facts);
         page.mermaid = to_mermaid(graph);
@@ -115,10 +115,12 @@ TEST(HtmlReport, WithoutGraphvizSaysWhyInsteadOfThePicture) {
 
 TEST(HtmlReport, ReproducerOpensWithTheViolationAndItsWitnesses) {
     Fixture fixture("content-dispatch");
-    fixture.run.result.violations.push_back(properties::Violation{
-        "pair_fifo", sim::Instant::zero(), "message 2 was taken before message 1",
-        {{24, sim::Instant::zero(), "forward id=1 by=1001 to=1002"},
-         {32, sim::Instant::zero(), "route id=2 name=shipments"}}});
+    fixture.run.result.violations.push_back(
+        properties::Violation{"pair_fifo",
+                              sim::Instant::zero(),
+                              "message 2 was taken before message 1",
+                              {{24, sim::Instant::zero(), "forward id=1 by=1001 to=1002"},
+                               {32, sim::Instant::zero(), "route id=2 name=shipments"}}});
     const std::string html = render_html(fixture.page());
     EXPECT_EQ(tag_balance_error(html), "");
     const std::size_t alert = html.find("id=\"violation\"");

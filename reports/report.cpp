@@ -36,10 +36,9 @@ SvgRender picture(const fs::path& dir, const TopologyGraph& graph, const ReportO
     }
     const std::size_t vertices = boost::num_vertices(graph);
     if (vertices > options.svg_vertices_max) {
-        return {false, "", "The topology has " + std::to_string(vertices) +
-                               " vertices, more than the " +
-                               std::to_string(options.svg_vertices_max) +
-                               " that are laid out as a picture."};
+        return {false, "",
+                "The topology has " + std::to_string(vertices) + " vertices, more than the " +
+                    std::to_string(options.svg_vertices_max) + " that are laid out as a picture."};
     }
     SvgRender render = render_svg(dir / "topology.dot", dir / "topology.svg");
     if (render.ok && inline_svg(render.svg).empty()) {
@@ -86,8 +85,8 @@ sim::Result<ReportFiles, std::string> write_report(const fs::path& dir,
                                                    const ReportOptions& options) {
     ReportFiles files;
     const TopologyGraph graph = build_run_topology(scenario, run.result, run.facts);
-    ReportPage page{.scenario = &scenario, .result = &run.result, .facts = &run.facts,
-                    .graph = &graph};
+    ReportPage page{
+        .scenario = &scenario, .result = &run.result, .facts = &run.facts, .graph = &graph};
     page.source = options.source;
     page.replay = options.replay;
     page.labels = process_labels(scenario, run.facts);

@@ -20,8 +20,8 @@ struct CollectedRun {
 };
 
 /// Runs `scenario` with `settings` plus a TraceCollector. Never throws for a validated scenario.
-CollectedRun run_collected(const scenarios::Scenario& scenario, scenarios::RunSettings settings = {},
-                           CollectorOptions collector = {});
+CollectedRun run_collected(const scenarios::Scenario& scenario,
+                           scenarios::RunSettings settings = {}, CollectorOptions collector = {});
 
 /// How to write a report.
 struct ReportOptions {

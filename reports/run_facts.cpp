@@ -29,7 +29,8 @@ bool is_pending_state(std::string_view state) {
 } // namespace
 
 bool is_normal_exit(std::string_view reason) {
-    for (const std::string_view normal : {std::string_view("normal"), std::string_view("shutdown")}) {
+    for (const std::string_view normal :
+         {std::string_view("normal"), std::string_view("shutdown")}) {
         if (reason == normal) {
             return true;
         }
@@ -98,8 +99,7 @@ void TraceCollector::on_event(const sim::TraceEvent& event) {
         injected_kill_ = field_uint(event, trace::pid);
     } else if (is_kind(event, trace::kill)) {
         const std::uint64_t victim = field_uint(event, trace::pid);
-        mark(event, MarkerKind::Fault, victim,
-             victim == injected_kill_ ? "injected kill" : "kill");
+        mark(event, MarkerKind::Fault, victim, victim == injected_kill_ ? "injected kill" : "kill");
         injected_kill_ = 0;
     }
 }
@@ -222,8 +222,7 @@ std::map<std::string, const scenarios::Node*> nodes_by_path(const scenarios::Sce
 namespace {
 
 // The path of a child of the process at `parent_path`, whose spec is `parent`.
-std::optional<std::string> child_path(const scenarios::Node& parent,
-                                      const std::string& parent_path,
+std::optional<std::string> child_path(const scenarios::Node& parent, const std::string& parent_path,
                                       const ProcessFacts& child) {
     using scenarios::NodeKind;
     switch (parent.kind) {

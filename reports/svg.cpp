@@ -25,22 +25,24 @@ SvgRender render_svg(const std::filesystem::path& dot_file, const std::filesyste
     const int spawned = posix_spawnp(&child, "dot", nullptr, nullptr, argv.data(), environ);
     if (spawned != 0) {
         if (spawned == ENOENT) {
-            return {false, "", "Graphviz (the dot program) was not found on PATH; install "
-                               "graphviz to get the topology picture."};
+            return {false, "",
+                    "Graphviz (the dot program) was not found on PATH; install "
+                    "graphviz to get the topology picture."};
         }
         return {false, "", std::string("running Graphviz dot failed: ") + std::strerror(spawned)};
     }
     int status = 0;
     while (waitpid(child, &status, 0) < 0) {
         if (errno != EINTR) {
-            return {false, "", std::string("waiting for Graphviz dot failed: ") +
-                                   std::strerror(errno)};
+            return {false, "",
+                    std::string("waiting for Graphviz dot failed: ") + std::strerror(errno)};
         }
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        return {false, "", "Graphviz dot failed (exit status " +
-                               std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                               "); topology.dot is still there to read."};
+        return {false, "",
+                "Graphviz dot failed (exit status " +
+                    std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                    "); topology.dot is still there to read."};
     }
     std::ifstream in(svg_file, std::ios::binary);
     std::ostringstream text;

@@ -21,9 +21,9 @@ constexpr int note_column = 190;
 
 bool is_shown(const sim::TraceRecord& record) {
     static constexpr std::string_view kinds[] = {
-        "send",  "forward",       "take",          "spawn",         "spawn_failed",
-        "exit",  "kill",          "route_restart", "sup_restart",   "route_pending",
-        "drop",  "send_failed",   "fault_kill"};
+        "send", "forward",     "take",          "spawn",       "spawn_failed",
+        "exit", "kill",        "route_restart", "sup_restart", "route_pending",
+        "drop", "send_failed", "fault_kill"};
     return std::find(std::begin(kinds), std::end(kinds), record.kind) != std::end(kinds);
 }
 
@@ -40,8 +40,8 @@ std::uint64_t actor_of(const sim::TraceRecord& record) {
     if (record.kind == "forward") {
         return uint_field(record, "by");
     }
-    if (record.kind == "route" || record.kind == "route_restart" || record.kind == "route_pending" ||
-        record.kind == "route_admin") {
+    if (record.kind == "route" || record.kind == "route_restart" ||
+        record.kind == "route_pending" || record.kind == "route_admin") {
         return uint_field(record, "router");
     }
     if (record.kind.starts_with("sup_")) {
@@ -85,8 +85,9 @@ public:
             return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"30\">"
                    "<text x=\"8\" y=\"20\" font-size=\"13\">No events in this window.</text></svg>";
         }
-        const int width = time_column + static_cast<int>(lanes_.size() + (has_other_ ? 1 : 0)) *
-                                            lane_width_ + note_column;
+        const int width = time_column +
+                          static_cast<int>(lanes_.size() + (has_other_ ? 1 : 0)) * lane_width_ +
+                          note_column;
         const int height = header_height + static_cast<int>(rows_.size()) * row_height + 12;
         std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"" +
                           std::to_string(width) + "\" height=\"" + std::to_string(height) +
@@ -113,16 +114,17 @@ private:
             if (record.kind == "route" || record.kind == "pool_forward") {
                 const bool route = record.kind == "route";
                 const std::string name = route ? record.text("name") : "worker";
-                hop_names_[{uint_field(record, route ? "router" : "pool"), uint_field(record, "id")}] =
-                    name.empty() ? "discard" : name;
+                hop_names_[{uint_field(record, route ? "router" : "pool"),
+                            uint_field(record, "id")}] = name.empty() ? "discard" : name;
             }
             if (!is_shown(record) && !options_.highlight.contains(record.seq)) {
                 continue;
             }
             row_of_seq_[record.seq] = rows_.size();
             if (record.kind == "take") {
-                take_rows_.emplace(std::make_pair(uint_field(record, "id"), uint_field(record, "pid")),
-                                   rows_.size());
+                take_rows_.emplace(
+                    std::make_pair(uint_field(record, "id"), uint_field(record, "pid")),
+                    rows_.size());
             }
             rows_.push_back(&record);
         }
@@ -198,8 +200,8 @@ private:
             out += "<rect class=\"pending\" x=\"" + std::to_string(x) + "\" y=\"" +
                    std::to_string(y) + "\" width=\"12\" height=\"" +
                    std::to_string(std::max(row_y(end_row) - y, 4)) +
-                   "\" rx=\"3\" fill=\"#fff0b3\" stroke=\"#d4a000\"><title>" +
-                   escape(begin.text) + "</title></rect>";
+                   "\" rx=\"3\" fill=\"#fff0b3\" stroke=\"#d4a000\"><title>" + escape(begin.text) +
+                   "</title></rect>";
         }
     }
 
@@ -211,7 +213,7 @@ private:
             draw_lane(out, lane_x(pid), height, name, "<" + std::to_string(pid) + ">");
         }
         if (has_other_) {
-            draw_lane(out, lane_x(0) , height, "other processes", "");
+            draw_lane(out, lane_x(0), height, "other processes", "");
         }
     }
 
@@ -221,11 +223,14 @@ private:
         out += "<line x1=\"" + std::to_string(x) + "\" y1=\"" + std::to_string(header_height - 4) +
                "\" x2=\"" + std::to_string(x) + "\" y2=\"" + std::to_string(height - 6) +
                "\" stroke=\"#c8c8c8\" stroke-dasharray=\"3 3\"/>";
-        out += "<text x=\"" + std::to_string(x) + "\" y=\"16\" font-size=\"11\" "
-               "text-anchor=\"middle\" font-weight=\"bold\"><title>" + escape(name) + "</title>" +
-               escape(tail(name, chars)) + "</text>";
-        out += "<text x=\"" + std::to_string(x) + "\" y=\"30\" font-size=\"9\" "
-               "text-anchor=\"middle\" fill=\"#666\">" + escape(pid) + "</text>";
+        out += "<text x=\"" + std::to_string(x) +
+               "\" y=\"16\" font-size=\"11\" "
+               "text-anchor=\"middle\" font-weight=\"bold\"><title>" +
+               escape(name) + "</title>" + escape(tail(name, chars)) + "</text>";
+        out += "<text x=\"" + std::to_string(x) +
+               "\" y=\"30\" font-size=\"9\" "
+               "text-anchor=\"middle\" fill=\"#666\">" +
+               escape(pid) + "</text>";
     }
 
     void draw_row(std::string& out, std::size_t row) const;
@@ -264,7 +269,8 @@ void Chart::draw_row(std::string& out, std::size_t row) const {
     } else if (kind == "exit") {
         const std::string reason = record.text("reason");
         const bool normal = is_normal_exit(reason);
-        draw_mark(out, row, normal ? "bar" : "cross", normal ? "#555" : "#c62828", "exit " + reason);
+        draw_mark(out, row, normal ? "bar" : "cross", normal ? "#555" : "#c62828",
+                  "exit " + reason);
     } else if (kind == "kill" || kind == "fault_kill") {
         draw_mark(out, row, "cross", "#c62828", kind == "kill" ? "kill" : "fault: kill");
     } else if (kind == "spawn_failed") {
@@ -279,7 +285,8 @@ void Chart::draw_row(std::string& out, std::size_t row) const {
                   record.text("name") + ": " + record.text("from_state") + " \xE2\x86\x92 " +
                       record.text("to_state"));
     } else if (kind == "drop" || kind == "send_failed") {
-        draw_mark(out, row, "cross", "#c62828", kind + " " + record.text("reason") + record.text("err"));
+        draw_mark(out, row, "cross", "#c62828",
+                  kind + " " + record.text("reason") + record.text("err"));
     } else {
         // Any other event is drawn only as a witness of a violation: name it.
         draw_mark(out, row, "square", "#59636e", kind + " " + record.text("name"));
@@ -328,8 +335,8 @@ void Chart::draw_mark(std::string& out, std::size_t row, std::string_view shape,
         out += "<rect x=\"" + std::to_string(x - 4) + "\" y=\"" + std::to_string(y - 4) +
                "\" width=\"8\" height=\"8\" fill=\"" + fill + "\"/>";
     } else if (shape == "diamond") {
-        out += "<path d=\"M" + x_text + "," + std::to_string(y - 6) + " l6,6 l-6,6 l-6,-6 z\" fill=\"" +
-               fill + "\"/>";
+        out += "<path d=\"M" + x_text + "," + std::to_string(y - 6) +
+               " l6,6 l-6,6 l-6,-6 z\" fill=\"" + fill + "\"/>";
     } else if (shape == "bar") {
         out += "<rect x=\"" + std::to_string(x - 6) + "\" y=\"" + std::to_string(y - 1) +
                "\" width=\"12\" height=\"3\" fill=\"" + fill + "\"/>";

@@ -35,7 +35,8 @@ Inspection Actor::handle_inspect(const PID&, const std::vector<std::string>&) {
     return {};
 }
 
-void Actor::terminate(const Error&) {}
+void Actor::terminate(const Error&) {
+}
 
 const MailboxMessage& Actor::current() const {
     RS_ASSERT(current_ != nullptr);
@@ -68,9 +69,10 @@ Status Actor::dispatch_other(const MailboxMessage& message) {
         return handle_exit(message);
     case MailboxType::Inspect: {
         const auto* request = message.message.get<MessageInspect>();
-        Inspection values =
-            handle_inspect(message.from, request != nullptr ? request->items : std::vector<std::string>{});
-        (void)process().send_response(message.from, message.ref, InspectionReply{std::move(values)});
+        Inspection values = handle_inspect(
+            message.from, request != nullptr ? request->items : std::vector<std::string>{});
+        (void)process().send_response(message.from, message.ref,
+                                      InspectionReply{std::move(values)});
         return ok();
     }
     }

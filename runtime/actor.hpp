@@ -29,7 +29,8 @@ public:
     const std::optional<Error>& stop_reason() const { return stop_; }
 
 private:
-    CallReply(Message reply, std::optional<Error> stop) : reply_(std::move(reply)), stop_(std::move(stop)) {}
+    CallReply(Message reply, std::optional<Error> stop)
+        : reply_(std::move(reply)), stop_(std::move(stop)) {}
     Message reply_;
     std::optional<Error> stop_;
 };

@@ -13,8 +13,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 /// What one caller's continuations saw, in order.
@@ -24,7 +24,7 @@ struct CallLog {
     std::vector<std::string> handled; // regular messages the caller took, in order
     std::vector<ProcessState> states; // the caller's state inside each continuation
     std::optional<SendResult> started;
-    std::optional<Error> reason;      // what the caller's Terminate got
+    std::optional<Error> reason; // what the caller's Terminate got
 };
 
 std::string summarize(const CallResult& result) {
@@ -47,9 +47,8 @@ Factory caller_of(Address target, CallLog& log, CallOptions options = {}) {
                 return ok();
             }
             const bool to_self = !target.is_name() && target.pid().empty();
-            log.started = self.process().call(to_self ? Address(self.self()) : target,
-                                              Text{"req"}, options,
-                                              [&log, &self](CallResult result) {
+            log.started = self.process().call(to_self ? Address(self.self()) : target, Text{"req"},
+                                              options, [&log, &self](CallResult result) {
                                                   log.results.push_back(summarize(result));
                                                   log.times.push_back(self.process().now());
                                                   log.states.push_back(self.process().state());
@@ -72,8 +71,8 @@ PID call_once(Fixture& f, const Factory& server_factory, CallLog& log, CallOptio
 }
 
 /// A callee whose HandleCall is `on_call`.
-Factory callee(std::function<act::CallReply(LambdaActor&, const PID&, const Ref&, const Message&)>
-                   on_call) {
+Factory callee(
+    std::function<act::CallReply(LambdaActor&, const PID&, const Ref&, const Message&)> on_call) {
     return lambda_factory([on_call](LambdaActor& actor) { actor.on_call = on_call; });
 }
 
@@ -319,8 +318,7 @@ TEST(Call, KillDuringWaitEndsCallWithProcessTerminatedThenKill) {
 TEST(Call, SendResponseErrorDeliversTheError) {
     Fixture f;
     CallLog log;
-    call_once(f,
-              callee([](LambdaActor& self, const PID& from, const Ref& ref, const Message&) {
+    call_once(f, callee([](LambdaActor& self, const PID& from, const Ref& ref, const Message&) {
                   EXPECT_TRUE(self.process().send_response_error(from, ref, Error(Err::Busy)));
                   return act::CallReply::later();
               }),
@@ -356,7 +354,8 @@ TEST(Call, ResponseBufferOverflowIsResponseIgnored) {
         actor.on_message = [&accepted, idle](LambdaActor& self, const PID&, const Message&) {
             for (int i = 0; i < 11; i++) {
                 accepted.push_back(
-                    self.process().send_response(idle, self.process().node().make_ref(), Text{"x"})
+                    self.process()
+                        .send_response(idle, self.process().node().make_ref(), Text{"x"})
                         .has_value());
             }
             return ok();
@@ -381,10 +380,10 @@ TEST(Call, StaleResponsesDuringWaitDoNotFillBuffer) {
     auto responder = lambda_factory([&accepted, client](LambdaActor& actor) {
         actor.on_message = [&accepted, client](LambdaActor& self, const PID&, const Message&) {
             for (int i = 0; i < 12; i++) {
-                accepted.push_back(self.process()
-                                       .send_response(client, self.process().node().make_ref(),
-                                                      Text{"stale"})
-                                       .has_value());
+                accepted.push_back(
+                    self.process()
+                        .send_response(client, self.process().node().make_ref(), Text{"stale"})
+                        .has_value());
             }
             return ok();
         };
@@ -405,24 +404,24 @@ TEST(Call, ForwardedRequestIsAnsweredByWorkerWithOriginalRef) {
     CallLog log;
     std::optional<PID> seen_from;
     std::optional<Ref> seen_ref;
-    const PID worker =
+    const PID worker = f.node
+                           .spawn(callee([&seen_from, &seen_ref](LambdaActor&, const PID& from,
+                                                                 const Ref& ref, const Message&) {
+                                      seen_from = from;
+                                      seen_ref = ref;
+                                      return act::CallReply::value(Text{"from-worker"});
+                                  }),
+                                  {}, {})
+                           .value();
+    const PID front =
         f.node
-            .spawn(callee([&seen_from, &seen_ref](LambdaActor&, const PID& from, const Ref& ref,
-                                                  const Message&) {
-                       seen_from = from;
-                       seen_ref = ref;
-                       return act::CallReply::value(Text{"from-worker"});
+            .spawn(callee([worker](LambdaActor& self, const PID&, const Ref&, const Message&) {
+                       EXPECT_TRUE(
+                           self.process().forward(worker, self.current(), MessagePriority::Normal));
+                       return act::CallReply::later();
                    }),
                    {}, {})
             .value();
-    const PID front = f.node.spawn(callee([worker](LambdaActor& self, const PID&, const Ref&,
-                                                   const Message&) {
-                                       EXPECT_TRUE(self.process().forward(
-                                           worker, self.current(), MessagePriority::Normal));
-                                       return act::CallReply::later();
-                                   }),
-                                   {}, {})
-                          .value();
     const PID client = f.node.spawn(caller_of(front, log), {}, {}).value();
     ASSERT_TRUE(f.node.send(client, Text{"go"}));
     f.run();
@@ -459,8 +458,7 @@ TEST(Call, HandleCallLaterIsAnsweredByAnotherProcess) {
     });
     const PID helper = f.node.spawn(helper_factory, {}, {}).value();
     const PID server = call_once(
-        f,
-        callee([helper](LambdaActor& self, const PID& from, const Ref& ref, const Message&) {
+        f, callee([helper](LambdaActor& self, const PID& from, const Ref& ref, const Message&) {
             EXPECT_TRUE(self.process().send(helper, Pending{from, ref}));
             return act::CallReply::later();
         }),
@@ -538,11 +536,11 @@ TEST(Call, CallbackErrorAfterCallAbandonsTheCallOnce) {
     auto factory = lambda_factory([&continuation_ran, server](LambdaActor& actor) {
         actor.on_message = [&continuation_ran, server](LambdaActor& self, const PID&,
                                                        const Message&) {
-            EXPECT_TRUE(self.process().call(server, Text{"req"}, {},
-                                            [&continuation_ran](CallResult) {
-                                                continuation_ran = true;
-                                                return ok();
-                                            }));
+            EXPECT_TRUE(
+                self.process().call(server, Text{"req"}, {}, [&continuation_ran](CallResult) {
+                    continuation_ran = true;
+                    return ok();
+                }));
             return stop(Error::text("changed my mind"));
         };
     });
@@ -565,8 +563,8 @@ TEST(Call, NotAllowedDuringInit) {
     const PID server = f.node.spawn(callee(reply_pong), {}, {}).value();
     auto factory = lambda_factory([&during_init, server](LambdaActor& actor) {
         actor.on_init = [&during_init, server](LambdaActor& self, const Args&) {
-            during_init = self.process().call(server, Text{"req"}, {},
-                                              [](CallResult) { return ok(); });
+            during_init =
+                self.process().call(server, Text{"req"}, {}, [](CallResult) { return ok(); });
             return ok();
         };
     });
@@ -582,9 +580,8 @@ TEST(Call, ContinuationErrorTerminatesCaller) {
     const PID server = f.node.spawn(callee(reply_pong), {}, {}).value();
     auto factory = lambda_factory([&reason, server](LambdaActor& actor) {
         actor.on_message = [server](LambdaActor& self, const PID&, const Message&) {
-            EXPECT_TRUE(self.process().call(server, Text{"req"}, {}, [](CallResult) {
-                return stop(Error(Err::Incorrect));
-            }));
+            EXPECT_TRUE(self.process().call(
+                server, Text{"req"}, {}, [](CallResult) { return stop(Error(Err::Incorrect)); }));
             return ok();
         };
         actor.on_terminate = [&reason](LambdaActor&, const Error& error) { reason = error; };

@@ -7,8 +7,8 @@
 namespace routesim::runtime {
 
 struct Error::Detail {
-    std::string text;   // ad-hoc text, or the origin of a wrapped error
-    Error inner;        // wrapped errors only
+    std::string text; // ad-hoc text, or the origin of a wrapped error
+    Error inner;      // wrapped errors only
 };
 
 namespace {
@@ -31,7 +31,8 @@ std::string_view terminate_name(std::uint8_t code) {
 } // namespace
 
 Error Error::text(std::string message) {
-    return Error(Kind::Text, std::make_shared<const Detail>(Detail{std::move(message), Err::Unknown}));
+    return Error(Kind::Text,
+                 std::make_shared<const Detail>(Detail{std::move(message), Err::Unknown}));
 }
 
 Error Error::wrap(std::string origin, Error inner) {

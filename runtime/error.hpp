@@ -38,7 +38,9 @@ public:
     static Error shutdown() { return TerminateReason::Shutdown; }
 
     // -- queries ------------------------------------------------------------------------
-    bool is(Err err) const { return kind_ == Kind::Named && code_ == static_cast<std::uint8_t>(err); }
+    bool is(Err err) const {
+        return kind_ == Kind::Named && code_ == static_cast<std::uint8_t>(err);
+    }
     bool is(TerminateReason reason) const {
         return kind_ == Kind::Terminate && code_ == static_cast<std::uint8_t>(reason);
     }

@@ -89,8 +89,8 @@ inline constexpr TraceKey origin{"origin"};
 enum class Resolution : std::uint8_t { Owned, Registry, Discard, Failed };
 
 /// The names of Resolution, in enumerator order.
-inline constexpr std::array<std::string_view, 4> resolution_names = {"owned", "registry",
-                                                                     "discard", "failed"};
+inline constexpr std::array<std::string_view, 4> resolution_names = {"owned", "registry", "discard",
+                                                                     "failed"};
 
 } // namespace routesim::runtime::ev
 
@@ -128,10 +128,9 @@ struct SpawnFailed {
     Text name;
     Text reason;
     static constexpr auto fields() {
-        return std::tuple{field(key::pid, &SpawnFailed::pid),
-                          field(key::parent, &SpawnFailed::parent),
-                          field(key::name, &SpawnFailed::name),
-                          field(key::reason, &SpawnFailed::reason)};
+        return std::tuple{
+            field(key::pid, &SpawnFailed::pid), field(key::parent, &SpawnFailed::parent),
+            field(key::name, &SpawnFailed::name), field(key::reason, &SpawnFailed::reason)};
     }
 };
 
@@ -166,8 +165,8 @@ struct Send {
     MailboxType type = MailboxType::Regular;
     Text msg;
     static constexpr auto fields() {
-        return std::tuple{field(key::id, &Send::id), field(key::from, &Send::from),
-                          field(key::to, &Send::to), field(key::queue, &Send::queue),
+        return std::tuple{field(key::id, &Send::id),     field(key::from, &Send::from),
+                          field(key::to, &Send::to),     field(key::queue, &Send::queue),
                           field(key::type, &Send::type), field(key::msg, &Send::msg)};
     }
 };
@@ -267,10 +266,9 @@ struct ResponseDropped {
     std::uint64_t ref = 0;
     Text why;
     static constexpr auto fields() {
-        return std::tuple{field(key::from, &ResponseDropped::from),
-                          field(key::to, &ResponseDropped::to),
-                          field(key::ref, &ResponseDropped::ref),
-                          field(key::why, &ResponseDropped::why)};
+        return std::tuple{
+            field(key::from, &ResponseDropped::from), field(key::to, &ResponseDropped::to),
+            field(key::ref, &ResponseDropped::ref), field(key::why, &ResponseDropped::why)};
     }
 };
 
@@ -393,10 +391,10 @@ struct Route {
     std::uint64_t worker = 0;
     std::optional<Text> reason;
     static constexpr auto fields() {
-        return std::tuple{field(key::router, &Route::router), field(key::id, &Route::id),
-                          field(key::name, &Route::name),
-                          field(key::resolution, &Route::resolution),
-                          field(key::worker, &Route::worker), field(key::reason, &Route::reason)};
+        return std::tuple{
+            field(key::router, &Route::router), field(key::id, &Route::id),
+            field(key::name, &Route::name),     field(key::resolution, &Route::resolution),
+            field(key::worker, &Route::worker), field(key::reason, &Route::reason)};
     }
 };
 
@@ -457,11 +455,10 @@ struct RouteRestart {
     std::uint64_t worker = 0;
     std::uint64_t slot = 0;
     static constexpr auto fields() {
-        return std::tuple{field(key::router, &RouteRestart::router),
-                          field(key::name, &RouteRestart::name),
-                          field(key::restart, &RouteRestart::restart),
-                          field(key::worker, &RouteRestart::worker),
-                          field(key::slot, &RouteRestart::slot)};
+        return std::tuple{
+            field(key::router, &RouteRestart::router), field(key::name, &RouteRestart::name),
+            field(key::restart, &RouteRestart::restart), field(key::worker, &RouteRestart::worker),
+            field(key::slot, &RouteRestart::slot)};
     }
 };
 
@@ -505,10 +502,9 @@ struct PoolWorkers {
     std::uint64_t worker = 0;
     std::uint64_t size = 0;
     static constexpr auto fields() {
-        return std::tuple{field(key::pool, &PoolWorkers::pool),
-                          field(key::what, &PoolWorkers::what),
-                          field(key::worker, &PoolWorkers::worker),
-                          field(key::size, &PoolWorkers::size)};
+        return std::tuple{
+            field(key::pool, &PoolWorkers::pool), field(key::what, &PoolWorkers::what),
+            field(key::worker, &PoolWorkers::worker), field(key::size, &PoolWorkers::size)};
     }
 };
 
@@ -522,11 +518,10 @@ struct SupChildExit {
     Text reason;
     Text decision;
     static constexpr auto fields() {
-        return std::tuple{field(key::sup, &SupChildExit::sup),
-                          field(key::child, &SupChildExit::child),
-                          field(key::pid, &SupChildExit::pid),
-                          field(key::reason, &SupChildExit::reason),
-                          field(key::decision, &SupChildExit::decision)};
+        return std::tuple{
+            field(key::sup, &SupChildExit::sup), field(key::child, &SupChildExit::child),
+            field(key::pid, &SupChildExit::pid), field(key::reason, &SupChildExit::reason),
+            field(key::decision, &SupChildExit::decision)};
     }
 };
 
@@ -541,7 +536,8 @@ struct SupRestart {
     std::uint64_t intensity = 0;
     std::int64_t period_ns = 0;
     static constexpr auto fields() {
-        return std::tuple{field(key::sup, &SupRestart::sup), field(key::child, &SupRestart::child),
+        return std::tuple{field(key::sup, &SupRestart::sup),
+                          field(key::child, &SupRestart::child),
                           field(key::pid, &SupRestart::pid),
                           field(key::reason, &SupRestart::reason),
                           field(key::intensity, &SupRestart::intensity),
@@ -596,9 +592,7 @@ struct FaultAim {
 struct FaultKill {
     static constexpr TraceKey kind{"fault_kill"};
     std::uint64_t pid = 0;
-    static constexpr auto fields() {
-        return std::tuple{field(key::pid, &FaultKill::pid)};
-    }
+    static constexpr auto fields() { return std::tuple{field(key::pid, &FaultKill::pid)}; }
 };
 
 // The kernel's kinds (sim/events.hpp), so that ev:: names every kind of the trace.
@@ -655,20 +649,20 @@ template <class... Events>
 struct EventList {};
 
 /// Every kind, in Kind order.
-using AllEvents = EventList<Spawn, SpawnFailed, Register, Unregister, Send, SendFailed, Take,
-                        Forward, Call, CallResult, Response, ResponseDropped, Exit, Drop, Preserve,
-                        SignalLost, Kill, Link, Timer, Log, Busy, Route, RouteInit, RouteAdmin,
-                        RoutePending, RouteRestart, RouteKey, PoolForward, PoolWorkers,
-                        SupChildExit, SupRestart, SupIntensityExceeded, SupShutdown, Fault, Limit,
-                        FaultAim, FaultKill>;
+using AllEvents =
+    EventList<Spawn, SpawnFailed, Register, Unregister, Send, SendFailed, Take, Forward, Call,
+              CallResult, Response, ResponseDropped, Exit, Drop, Preserve, SignalLost, Kill, Link,
+              Timer, Log, Busy, Route, RouteInit, RouteAdmin, RoutePending, RouteRestart, RouteKey,
+              PoolForward, PoolWorkers, SupChildExit, SupRestart, SupIntensityExceeded, SupShutdown,
+              Fault, Limit, FaultAim, FaultKill>;
 
 /// Any decoded event; the variant's index is the event's Kind code (monostate for Other).
-using Event = std::variant<std::monostate, Spawn, SpawnFailed, Register, Unregister, Send,
-                          SendFailed, Take, Forward, Call, CallResult, Response, ResponseDropped,
-                          Exit, Drop, Preserve, SignalLost, Kill, Link, Timer, Log, Busy, Route,
-                          RouteInit, RouteAdmin, RoutePending, RouteRestart, RouteKey, PoolForward,
-                          PoolWorkers, SupChildExit, SupRestart, SupIntensityExceeded, SupShutdown,
-                          Fault, Limit, FaultAim, FaultKill>;
+using Event =
+    std::variant<std::monostate, Spawn, SpawnFailed, Register, Unregister, Send, SendFailed, Take,
+                 Forward, Call, CallResult, Response, ResponseDropped, Exit, Drop, Preserve,
+                 SignalLost, Kill, Link, Timer, Log, Busy, Route, RouteInit, RouteAdmin,
+                 RoutePending, RouteRestart, RouteKey, PoolForward, PoolWorkers, SupChildExit,
+                 SupRestart, SupIntensityExceeded, SupShutdown, Fault, Limit, FaultAim, FaultKill>;
 
 namespace detail {
 
@@ -737,7 +731,7 @@ template <class... Events>
 Event decode_in(Kind code, const sim::TraceEvent& event, EventList<Events...>) {
     Event out;
     ((code == code_in<Events>(AllEvents{}) ? (void)out.emplace<Events>(*sim::decode<Events>(event))
-                                             : (void)0),
+                                           : (void)0),
      ...);
     return out;
 }

@@ -86,7 +86,10 @@ void add_process_cases(CaseList& list) {
         list.add(std::move(kind), event, std::move(fields));
     };
     add("spawn", ev::Spawn{u7, u9, "w1", "Echo", "actor"},
-        {{"pid", u7}, {"parent", u9}, {"name", text("w1")}, {"behavior", text("Echo")},
+        {{"pid", u7},
+         {"parent", u9},
+         {"name", text("w1")},
+         {"behavior", text("Echo")},
          {"kind", text("actor")}});
     add("spawn_failed", ev::SpawnFailed{u7, u9, "w1", "boom"},
         {{"pid", u7}, {"parent", u9}, {"name", text("w1")}, {"reason", text("boom")}});
@@ -95,17 +98,31 @@ void add_process_cases(CaseList& list) {
     add("send",
         ev::Send{u11, u7, sim::premixed_id<&ev::Send::to>(u9), Queue::Main, MailboxType::Request,
                  "Ping"},
-        {{"id", u11}, {"from", u7}, {"to", u9}, {"queue", std::uint64_t{2}},
-         {"type", std::uint64_t{1}}, {"msg", text("Ping")}});
-    add("send_failed", ev::SendFailed{u7, "gen.Atom(\"x\")", "regular", "Ping", "ErrProcessUnknown"},
-        {{"from", u7}, {"to", text("gen.Atom(\"x\")")}, {"type", text("regular")},
-         {"msg", text("Ping")}, {"err", text("ErrProcessUnknown")}});
+        {{"id", u11},
+         {"from", u7},
+         {"to", u9},
+         {"queue", std::uint64_t{2}},
+         {"type", std::uint64_t{1}},
+         {"msg", text("Ping")}});
+    add("send_failed",
+        ev::SendFailed{u7, "gen.Atom(\"x\")", "regular", "Ping", "ErrProcessUnknown"},
+        {{"from", u7},
+         {"to", text("gen.Atom(\"x\")")},
+         {"type", text("regular")},
+         {"msg", text("Ping")},
+         {"err", text("ErrProcessUnknown")}});
     add("send_failed", ev::SendFailed{u7, u9, "regular", "Ping", "ErrProcessMailboxFull"},
-        {{"from", u7}, {"to", u9}, {"type", text("regular")}, {"msg", text("Ping")},
+        {{"from", u7},
+         {"to", u9},
+         {"type", text("regular")},
+         {"msg", text("Ping")},
          {"err", text("ErrProcessMailboxFull")}});
     add("take",
         ev::Take{sim::premixed_id<&ev::Take::pid>(u9), u11, Queue::System, MailboxType::Exit, u7},
-        {{"pid", u9}, {"id", u11}, {"queue", std::uint64_t{1}}, {"type", std::uint64_t{3}},
+        {{"pid", u9},
+         {"id", u11},
+         {"queue", std::uint64_t{1}},
+         {"type", std::uint64_t{3}},
          {"from", u7}});
     add("forward",
         ev::Forward{u11, sim::premixed_id<&ev::Forward::by>(u7),
@@ -136,7 +153,7 @@ void add_process_cases(CaseList& list) {
     add("busy", ev::Busy{u7, std::int64_t{250}}, {{"pid", u7}, {"cost_ns", std::int64_t{250}}});
 }
 
-/// The router, pool, supervisor, kernel and scenario-layer kinds.
+/// The router, pool and supervisor kinds.
 void add_component_cases(CaseList& list) {
     using act::RouteState;
     using ev::Resolution;
@@ -146,21 +163,34 @@ void add_component_cases(CaseList& list) {
     };
     add("route",
         ev::Route{sim::premixed_id<&ev::Route::router>(u7), u11, "r1", Resolution::Owned, u9, {}},
-        {{"router", u7}, {"id", u11}, {"name", text("r1")}, {"resolution", text("owned")},
+        {{"router", u7},
+         {"id", u11},
+         {"name", text("r1")},
+         {"resolution", text("owned")},
          {"worker", u9}});
     add("route", ev::Route{u7, u11, "r1", Resolution::Failed, 0, ev::Text("ErrProcessUnknown")},
-        {{"router", u7}, {"id", u11}, {"name", text("r1")}, {"resolution", text("failed")},
-         {"worker", std::uint64_t{0}}, {"reason", text("ErrProcessUnknown")}});
+        {{"router", u7},
+         {"id", u11},
+         {"name", text("r1")},
+         {"resolution", text("failed")},
+         {"worker", std::uint64_t{0}},
+         {"reason", text("ErrProcessUnknown")}});
     add("route_init", ev::RouteInit{u7, "r1", u9},
         {{"router", u7}, {"name", text("r1")}, {"worker", u9}});
     add("route_admin", ev::RouteAdmin{u7, "disable", "r1", "ok"},
         {{"router", u7}, {"op", text("disable")}, {"name", text("r1")}, {"result", text("ok")}});
     add("route_pending",
         ev::RoutePending{u7, "r1", RouteState::Running, RouteState::PendingDisable, u9},
-        {{"router", u7}, {"name", text("r1")}, {"from_state", text("running")},
-         {"to_state", text("pending_disable")}, {"worker", u9}});
+        {{"router", u7},
+         {"name", text("r1")},
+         {"from_state", text("running")},
+         {"to_state", text("pending_disable")},
+         {"worker", u9}});
     add("route_restart", ev::RouteRestart{u7, "r1", "eager", u9, std::uint64_t{2}},
-        {{"router", u7}, {"name", text("r1")}, {"restart", text("eager")}, {"worker", u9},
+        {{"router", u7},
+         {"name", text("r1")},
+         {"restart", text("eager")},
+         {"worker", u9},
          {"slot", std::uint64_t{2}}});
     add("route_key", ev::RouteKey{u7, "\"k\"", "r1"},
         {{"router", u7}, {"key", text("\"k\"")}, {"name", text("r1")}});
@@ -169,23 +199,42 @@ void add_component_cases(CaseList& list) {
     add("pool_workers", ev::PoolWorkers{u7, "add", u9, std::uint64_t{3}},
         {{"pool", u7}, {"what", text("add")}, {"worker", u9}, {"size", std::uint64_t{3}}});
     add("sup_child_exit", ev::SupChildExit{u7, "c1", u9, "normal", "restart"},
-        {{"sup", u7}, {"child", text("c1")}, {"pid", u9}, {"reason", text("normal")},
+        {{"sup", u7},
+         {"child", text("c1")},
+         {"pid", u9},
+         {"reason", text("normal")},
          {"decision", text("restart")}});
     add("sup_restart", ev::SupRestart{u7, "c1", u9, "crash", std::uint64_t{5}, std::int64_t{1000}},
-        {{"sup", u7}, {"child", text("c1")}, {"pid", u9}, {"reason", text("crash")},
-         {"intensity", std::uint64_t{5}}, {"period_ns", std::int64_t{1000}}});
+        {{"sup", u7},
+         {"child", text("c1")},
+         {"pid", u9},
+         {"reason", text("crash")},
+         {"intensity", std::uint64_t{5}},
+         {"period_ns", std::int64_t{1000}}});
     add("sup_intensity_exceeded", ev::SupIntensityExceeded{u7, "c1", u9, "crash"},
         {{"sup", u7}, {"child", text("c1")}, {"pid", u9}, {"reason", text("crash")}});
     add("sup_shutdown", ev::SupShutdown{u7, "shutdown", std::uint64_t{2}},
         {{"sup", u7}, {"reason", text("shutdown")}, {"waiting", std::uint64_t{2}}});
+}
+
+/// The kernel's kinds and those emitted above runtime (fault aiming and kills).
+void add_kernel_cases(CaseList& list) {
+    auto add = [&list](std::string kind, auto event,
+                       std::vector<std::pair<std::string, TraceValue>> fields) {
+        list.add(std::move(kind), event, std::move(fields));
+    };
     add("fault", ev::Fault{"take_panic", std::uint64_t{3}, "t1", "<1.0.7>"},
-        {{"site", text("take_panic")}, {"occurrence", std::uint64_t{3}}, {"tag", text("t1")},
+        {{"site", text("take_panic")},
+         {"occurrence", std::uint64_t{3}},
+         {"tag", text("t1")},
          {"detail", text("<1.0.7>")}});
     add("limit", ev::Limit{"event_limit"}, {{"what", text("event_limit")}});
     add("fault_aim", ev::FaultAim{"aim:race", "kill", u7, {}},
         {{"origin", text("aim:race")}, {"what", text("kill")}, {"pid", u7}});
     add("fault_aim", ev::FaultAim{"aim:race", "disable", u7, ev::Text("r1")},
-        {{"origin", text("aim:race")}, {"what", text("disable")}, {"pid", u7},
+        {{"origin", text("aim:race")},
+         {"what", text("disable")},
+         {"pid", u7},
          {"name", text("r1")}});
     add("fault_kill", ev::FaultKill{u7}, {{"pid", u7}});
 }
@@ -194,6 +243,7 @@ std::vector<Case> runtime_cases() {
     CaseList list;
     add_process_cases(list);
     add_component_cases(list);
+    add_kernel_cases(list);
     return list.take();
 }
 
@@ -202,9 +252,12 @@ class Reencoder final : public sim::TraceSink {
 public:
     explicit Reencoder(TraceBus& out) : out_(out) {}
     void on_event(const sim::TraceEvent& event) override {
-        decoded_ += ev::visit(event, [this](const auto& typed_event) {
-            sim::emit_event(out_, event_at_, typed_event);
-        }) ? 1 : 0;
+        decoded_ += ev::visit(event,
+                              [this](const auto& typed_event) {
+                                  sim::emit_event(out_, event_at_, typed_event);
+                              })
+                        ? 1
+                        : 0;
     }
     int decoded() const { return decoded_; }
 
@@ -391,9 +444,9 @@ TEST(Events, ManualTableListsEveryKindWithItsFields) {
 }
 
 TEST(RouteState, NamesRoundTripOverEveryValue) {
-    const std::vector<std::string> expected = {"running",         "dead",           "disabled",
-                                               "pending_disable", "pending_replace",
-                                               "pending_remove",  "absent"};
+    const std::vector<std::string> expected = {
+        "running",         "dead",           "disabled", "pending_disable",
+        "pending_replace", "pending_remove", "absent"};
     ASSERT_EQ(expected.size(), act::route_state_count);
     for (std::size_t i = 0; i < act::route_state_count; i++) {
         const auto state = static_cast<act::RouteState>(i);

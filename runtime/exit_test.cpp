@@ -15,8 +15,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 using testing::probes::Do;
@@ -144,13 +144,14 @@ TEST(Exit, ExitDuringCallIsHandledAfterTheCall) {
     const PID server = f.node.spawn(probe(server_log), {}, {}).value(); // never replies
     const PID b = f.node.spawn(probe(b_log), {}, {}).value();
     ASSERT_TRUE(f.node.send(b, Do{[server, &events](LambdaActor& self) {
-        EXPECT_TRUE(self.process().call(server, Text{"req"}, {}, [&events, &self](CallResult r) {
-            events.push_back(r ? "ok" : r.error().name());
-            events.push_back(sim::format_instant(self.process().now()));
-            return ok();
-        }));
-        return ok();
-    }}));
+                                EXPECT_TRUE(self.process().call(
+                                    server, Text{"req"}, {}, [&events, &self](CallResult r) {
+                                        events.push_back(r ? "ok" : r.error().name());
+                                        events.push_back(sim::format_instant(self.process().now()));
+                                        return ok();
+                                    }));
+                                return ok();
+                            }}));
     f.run(sim::Instant::zero() + sim::Duration::seconds(1));
     ASSERT_TRUE(f.node.send_exit(b, Error::text("bye")));
     f.run(sim::Instant::zero() + sim::Duration::seconds(2));
@@ -181,7 +182,7 @@ TEST(Exit, TeardownOrderLinksMonitorsNameThenTerminate) {
             inside_terminate.push_back(node.find(Atom("target")) == nullptr ? "name-gone"
                                                                             : "name-found");
             inside_terminate.push_back(node.process_pid(Atom("target")) ? "registered"
-                                                                         : "unregistered");
+                                                                        : "unregistered");
             self.process().log("info", "terminate");
         };
     });

@@ -124,10 +124,10 @@ std::string_view state_name(ProcessState state);
 /// Alive means Init, Sleep, Running or WaitResponse (§1.2). One mask test: each state is
 /// one bit (checked twice per send).
 constexpr bool is_alive(ProcessState state) {
-    constexpr unsigned alive_mask =
-        static_cast<unsigned>(ProcessState::Init) | static_cast<unsigned>(ProcessState::Sleep) |
-        static_cast<unsigned>(ProcessState::Running) |
-        static_cast<unsigned>(ProcessState::WaitResponse);
+    constexpr unsigned alive_mask = static_cast<unsigned>(ProcessState::Init) |
+                                    static_cast<unsigned>(ProcessState::Sleep) |
+                                    static_cast<unsigned>(ProcessState::Running) |
+                                    static_cast<unsigned>(ProcessState::WaitResponse);
     return (static_cast<unsigned>(state) & alive_mask) != 0;
 }
 static_assert(is_alive(ProcessState::Init) && is_alive(ProcessState::Sleep) &&

@@ -11,9 +11,9 @@ namespace routesim::runtime::inspect_keys {
 
 /// Router (R40): the fixed keys.
 inline constexpr std::array<std::string_view, 10> router = {
-    "ergo:discarded",       "ergo:failed",          "ergo:forwarded",     "ergo:mailbox_size",
-    "ergo:restarts",        "ergo:routes_active",   "ergo:routes_disabled", "ergo:routes_pending",
-    "ergo:routes_total",    "ergo:type"};
+    "ergo:discarded",    "ergo:failed",        "ergo:forwarded",       "ergo:mailbox_size",
+    "ergo:restarts",     "ergo:routes_active", "ergo:routes_disabled", "ergo:routes_pending",
+    "ergo:routes_total", "ergo:type"};
 /// Router: one key per route, `ergo:route:<name>:<field>` ("pending" only while pending).
 inline constexpr std::string_view router_route_prefix = "ergo:route:";
 inline constexpr std::array<std::string_view, 3> router_route_fields = {"disabled", "pending",
@@ -21,13 +21,12 @@ inline constexpr std::array<std::string_view, 3> router_route_fields = {"disable
 
 /// Pool (§5, newer upstream).
 inline constexpr std::array<std::string_view, 6> pool = {
-    "ergo:messages_forwarded", "ergo:messages_unhandled", "ergo:pool_size",
+    "ergo:messages_forwarded", "ergo:messages_unhandled",  "ergo:pool_size",
     "ergo:worker_behavior",    "ergo:worker_mailbox_size", "ergo:worker_restarts"};
 
 /// Every supervisor type.
-inline constexpr std::array<std::string_view, 5> supervisor = {"intensity", "period",
-                                                               "restarts_count", "strategy",
-                                                               "type"};
+inline constexpr std::array<std::string_view, 5> supervisor = {
+    "intensity", "period", "restarts_count", "strategy", "type"};
 /// One-for-one, all-for-one and rest-for-one add these.
 inline constexpr std::array<std::string_view, 4> supervisor_named = {
     "auto_shutdown", "children_disabled", "children_running", "children_total"};

@@ -15,8 +15,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 using testing::probes::Do;
@@ -351,8 +351,7 @@ TEST(Link, ByNameUntrappedTerminatesWithProcessIdOrigin) {
     stop_with(f, b, Error::text("down"));
     ASSERT_TRUE(a_log.reason.has_value());
     EXPECT_TRUE(a_log.reason->is_wrapped());
-    EXPECT_EQ(a_log.reason->message(),
-              to_string(ProcessID{Atom("svc"), f.node.name()}) + ": down");
+    EXPECT_EQ(a_log.reason->message(), to_string(ProcessID{Atom("svc"), f.node.name()}) + ": down");
     EXPECT_EQ(a_log.reason->unwrap(), Error::text("down"));
 }
 

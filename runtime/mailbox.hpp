@@ -15,7 +15,13 @@
 namespace routesim::runtime {
 
 /// The kind of a mailbox item (§1.4).
-enum class MailboxType : std::uint8_t { Regular = 0, Request = 1, Event = 2, Exit = 3, Inspect = 4 };
+enum class MailboxType : std::uint8_t {
+    Regular = 0,
+    Request = 1,
+    Event = 2,
+    Exit = 3,
+    Inspect = 4
+};
 
 std::string_view mailbox_type_name(MailboxType type);
 
@@ -40,7 +46,9 @@ struct MessageExitPID {
     static constexpr std::string_view type_name = "MessageExitPID";
     PID pid;
     Error reason;
-    std::string describe() const { return "MessageExitPID{" + to_string(pid) + ", " + reason.message() + "}"; }
+    std::string describe() const {
+        return "MessageExitPID{" + to_string(pid) + ", " + reason.message() + "}";
+    }
 };
 
 /// Exit signal for a name link (§3.4).
@@ -58,7 +66,9 @@ struct MessageDownPID {
     static constexpr std::string_view type_name = "MessageDownPID";
     PID pid;
     Error reason;
-    std::string describe() const { return "MessageDownPID{" + to_string(pid) + ", " + reason.message() + "}"; }
+    std::string describe() const {
+        return "MessageDownPID{" + to_string(pid) + ", " + reason.message() + "}";
+    }
 };
 
 /// Down notice for a name monitor (§3.4).

@@ -53,14 +53,13 @@ public:
     Message() = default;
 
     template <class T, class D = std::decay_t<T>>
-        requires(!std::is_same_v<D, Message>)
-    Message(T&& value) {
+    requires(!std::is_same_v<D, Message>) Message(T&& value) {
         if constexpr (fits_inline<D>()) {
             ::new (static_cast<void*>(storage_)) D(std::forward<T>(value));
             ops_ = &inline_ops<D>;
         } else {
-            ::new (static_cast<void*>(storage_)) std::shared_ptr<const D>(
-                std::make_shared<const D>(std::forward<T>(value)));
+            ::new (static_cast<void*>(storage_))
+                std::shared_ptr<const D>(std::make_shared<const D>(std::forward<T>(value)));
             ops_ = &shared_ops<D>;
         }
     }
@@ -123,9 +122,7 @@ public:
     }
 
     /// A readable rendering of the payload.
-    std::string describe() const {
-        return ops_->describe(ops_->data(storage_));
-    }
+    std::string describe() const { return ops_->describe(ops_->data(storage_)); }
 
     /// type_name() of a Message holding `value`, without building one.
     template <class T>
@@ -211,10 +208,8 @@ private:
             return std::launder(reinterpret_cast<const T*>(at));
         },
         [](const void* value) { return MessageTraits<T>::name(*static_cast<const T*>(value)); },
-        [](const void* value) {
-            return MessageTraits<T>::describe(*static_cast<const T*>(value));
-        },
-        std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
+        [](const void* value) { return MessageTraits<T>::describe(*static_cast<const T*>(value)); },
+        std::is_trivially_copyable_v<T>&& std::is_trivially_destructible_v<T>,
         fixed_name_of<T>(),
         fixed_name_hash_of<T>(),
     };
@@ -240,9 +235,7 @@ private:
             return std::launder(reinterpret_cast<const Ptr*>(at))->get();
         },
         [](const void* value) { return MessageTraits<T>::name(*static_cast<const T*>(value)); },
-        [](const void* value) {
-            return MessageTraits<T>::describe(*static_cast<const T*>(value));
-        },
+        [](const void* value) { return MessageTraits<T>::describe(*static_cast<const T*>(value)); },
         false,
         fixed_name_of<T>(),
         fixed_name_hash_of<T>(),

@@ -15,8 +15,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 using testing::probes::Do;
@@ -121,8 +121,7 @@ TEST(Names, ReleasedOnTermination) {
     std::optional<bool> registered_in_terminate;
     auto factory = lambda_factory([&registered_in_terminate](LambdaActor& actor) {
         actor.on_terminate = [&registered_in_terminate](LambdaActor& self, const Error&) {
-            registered_in_terminate =
-                self.process().node().process_pid(Atom("svc")).has_value();
+            registered_in_terminate = self.process().node().process_pid(Atom("svc")).has_value();
         };
     });
     const PID pid = f.node.spawn_register(Atom("svc"), factory, {}, {}).value();

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <type_traits>
 
-#include "runtime/events.hpp"
 #include "runtime/detail/mutation_hook.hpp"
+#include "runtime/events.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
@@ -26,10 +26,8 @@ sim::Result<Semantics, std::string> parse_semantics(std::string_view name) {
 }
 
 Node::Node(sim::World& world, NodeOptions options)
-    : world_(world),
-      take_site_(world.faults().site("take.panic")),
-      init_site_(world.faults().site("spawn.init_fail")),
-      options_(std::move(options)),
+    : world_(world), take_site_(world.faults().site("take.panic")),
+      init_site_(world.faults().site("spawn.init_fail")), options_(std::move(options)),
       name_(Atom(options_.name)) {
     core_pid_ = PID{name_, 1, options_.creation};
     core_send_from_lane_ = id_lanes(core_pid_.id).send_from;
@@ -119,8 +117,8 @@ sim::Result<PID, Error> Node::spawn_process(Process* parent, Atom name, const Fa
     if (leader.empty()) {
         leader = parent != nullptr ? parent->leader_ : core_pid_;
     }
-    auto owned = std::make_unique<Process>(*this, pid, parent_pid, leader, options,
-                                           std::move(behavior));
+    auto owned =
+        std::make_unique<Process>(*this, pid, parent_pid, leader, options, std::move(behavior));
     Process& process = *owned;
     process.id_lanes_ = id_lanes(pid.id);
     process.behavior_->process_ = &process;
@@ -167,9 +165,8 @@ Status Node::run_init(Process& process, const Args& args) {
         process.flags_.in_step = false;
         return runtime::stop(Error::text("injected spawn failure"));
     }
-    const Status status = invoke(process, [&process, &args] {
-        return process.behavior_->process_init(args);
-    });
+    const Status status =
+        invoke(process, [&process, &args] { return process.behavior_->process_init(args); });
     process.flags_.in_step = false;
     return status;
 }
@@ -282,10 +279,10 @@ SendResult Node::deliver(Process& target, Queue queue, MailboxMessage&& message)
     if (!to.is_name()) {
         return send_regular(from, from_pid, to.pid(), std::move(message), queue);
     }
-    return route_any(from, from_pid, to,
-                     MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(),
-                                    MailboxType::Regular},
-                     queue);
+    return route_any(
+        from, from_pid, to,
+        MailboxMessage{from_pid, Ref{}, std::move(message), 0, Atom(), MailboxType::Regular},
+        queue);
 }
 
 // The process API's sends: each is one call with the delivery inlined (node_impl.hpp).
@@ -302,8 +299,8 @@ void Node::deliver_exit(const PID& from, const PID& to, Message signal) {
     if (target == nullptr || !target->is_alive()) {
         return;
     }
-    MailboxMessage message{from, Ref{}, std::move(signal), next_message_id(), Atom(),
-                           MailboxType::Exit};
+    MailboxMessage message{
+        from, Ref{}, std::move(signal), next_message_id(), Atom(), MailboxType::Exit};
     if (!deliver(*target, Queue::Urgent, std::move(message))) {
         // §1.4: an exit into a full Urgent queue is dropped; the link never fires.
         world_.emit(ev::SignalLost{from.id, to.id, "urgent queue full"});
@@ -316,8 +313,8 @@ void Node::deliver_down(const PID& from, const PID& to, Message notice) {
         return;
     }
     // §1.3: a down notice is a regular message sent with High priority (System queue).
-    MailboxMessage message{from, Ref{}, std::move(notice), next_message_id(), Atom(),
-                           MailboxType::Regular};
+    MailboxMessage message{
+        from, Ref{}, std::move(notice), next_message_id(), Atom(), MailboxType::Regular};
     (void)deliver(*target, Queue::System, std::move(message));
 }
 
@@ -337,7 +334,7 @@ SendResult Node::send_exit(const PID& to, Error reason) {
     if (!target->is_alive()) {
         return sim::fail(Err::ProcessTerminated);
     }
-    MailboxMessage message{core_pid_, Ref{}, MessageExitPID{core_pid_, std::move(reason)},
+    MailboxMessage message{core_pid_,         Ref{},  MessageExitPID{core_pid_, std::move(reason)},
                            next_message_id(), Atom(), MailboxType::Exit};
     return deliver(*target, Queue::Urgent, std::move(message));
 }
@@ -347,7 +344,8 @@ void Node::stop() {
     for (const PID& pid : processes()) {
         Process* process = find(pid);
         if (process != nullptr && process->is_alive()) {
-            deliver_exit(process->parent_, pid, MessageExitPID{process->parent_, Error::shutdown()});
+            deliver_exit(process->parent_, pid,
+                         MessageExitPID{process->parent_, Error::shutdown()});
         }
     }
 }

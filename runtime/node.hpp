@@ -92,8 +92,7 @@ public:
 
     // -- commands -----------------------------------------------------------------------
     /// Node.Spawn: parent and leader are the core PID (§2.8).
-    sim::Result<PID, Error> spawn(const Factory& factory, ProcessOptions options,
-                                  const Args& args);
+    sim::Result<PID, Error> spawn(const Factory& factory, ProcessOptions options, const Args& args);
     sim::Result<PID, Error> spawn_register(Atom name, const Factory& factory,
                                            ProcessOptions options, const Args& args);
     /// Node.Send / SendWithPriority with From = core PID (§1.3).
@@ -182,8 +181,8 @@ private:
     SendResult send_regular(Process* from, const PID& from_pid, const Address& to,
                             Message&& message, Queue queue);
     template <class Payload>
-    SendResult send_regular(Process* from, const PID& from_pid, const PID& to,
-                            Payload&& payload, Queue queue);
+    SendResult send_regular(Process* from, const PID& from_pid, const PID& to, Payload&& payload,
+                            Queue queue);
     /// The IdLanes of the process with id `id` (premixes of its trace fields).
     static Process::IdLanes id_lanes(std::uint64_t id);
     /// The parts of a regular mailbox item, for deliver_item to build it in place; the
@@ -197,15 +196,14 @@ private:
         MailboxType type;
     };
     template <class Payload>
-    SendResult deliver_new(Process& target, Queue queue, const PID& from,
-                           std::uint64_t from_lane, Payload&& payload);
+    SendResult deliver_new(Process& target, Queue queue, const PID& from, std::uint64_t from_lane,
+                           Payload&& payload);
     /// Pushes into a process's queue; pokes a sleeping process. Forwards (Process::forward)
     /// call deliver_item with the item itself, which copies it straight into the queue.
     SendResult deliver(Process& target, Queue queue, MailboxMessage&& message);
     /// `forwarder` is the forwarding process, or null for a send.
     template <class Item>
-    SendResult deliver_item(Process& target, Queue queue, Item&& message,
-                            const Process* forwarder);
+    SendResult deliver_item(Process& target, Queue queue, Item&& message, const Process* forwarder);
     SendResult reject_full(Process& target, std::uint64_t from_id, MailboxType type,
                            std::string_view message_name);
     void deliver_exit(const PID& from, const PID& to, Message signal);
@@ -220,8 +218,8 @@ private:
             world_.scheduler().make_runnable(process.pid_.id);
             return;
         }
-        const bool can_step = process.state_ == ProcessState::Running ||
-                              process.state_ == ProcessState::Zombee;
+        const bool can_step =
+            process.state_ == ProcessState::Running || process.state_ == ProcessState::Zombee;
         if (can_step && !process.has_step_flags() && process.wait_ == nullptr) {
             process.flags_.runnable = true;
             world_.scheduler().make_runnable(process.pid_.id);
@@ -279,13 +277,13 @@ private:
     Atom name_;
     PID core_pid_;
     std::uint64_t core_send_from_lane_ = 0; // IdLanes::send_from of the core PID
-    std::uint64_t next_pid_id_ = 1000; // the first user process gets 1001 (§1.1)
+    std::uint64_t next_pid_id_ = 1000;      // the first user process gets 1001 (§1.1)
     std::uint64_t next_ref_id_ = 0;
     std::uint64_t message_ids_ = 0;
     std::vector<std::unique_ptr<Process>> table_; // index = pid.id - first id
-    std::size_t table_size_ = 0; // table_.size(), one load for slot()
+    std::size_t table_size_ = 0;                  // table_.size(), one load for slot()
     std::size_t live_count_ = 0;
-    std::unordered_map<Atom, NameEntry> names_;   // lookups only; listings are sorted
+    std::unordered_map<Atom, NameEntry> names_;       // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
     bool has_graveyard_ = false; // !graveyard_.empty(), one byte for run_step to test
     // The old buffer of the stepping process's queue that grew while its taken message still
@@ -302,4 +300,3 @@ private:
 };
 
 } // namespace routesim::runtime
-

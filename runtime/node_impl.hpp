@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "runtime/node.hpp"
 #include "runtime/events.hpp"
+#include "runtime/node.hpp"
 
 namespace routesim::runtime {
 
@@ -42,9 +42,8 @@ template <class... Parts>
 } // namespace detail
 
 template <class Item>
-[[gnu::always_inline]] inline SendResult Node::deliver_item(Process& target, Queue queue,
-                                                            Item&& message,
-                                                            const Process* forwarder) {
+[[gnu::always_inline]] inline SendResult
+Node::deliver_item(Process& target, Queue queue, Item&& message, const Process* forwarder) {
     constexpr bool is_new = detail::IsNewMessage<std::remove_cvref_t<Item>>::value;
     auto& ring = target.queue(queue);
     if (ring.size() >= target.queue_len_max_) {
@@ -53,8 +52,7 @@ template <class Item>
             return reject_full(target, message.from.id, message.type,
                                detail::payload_name(message.payload).text);
         } else {
-            return reject_full(target, message.from.id, message.type,
-                               message.message.type_name());
+            return reject_full(target, message.from.id, message.type, message.message.type_name());
         }
     }
     if (forwarder == nullptr) {
@@ -68,10 +66,9 @@ template <class Item>
                                  message.type, detail::payload_name(message.message)});
         }
     } else {
-        world_.emit(ev::Forward{message.id,
-                                sim::PremixedId(forwarder->pid_.id, forwarder->id_lanes_.forward_by),
-                                sim::PremixedId(target.pid_.id, target.id_lanes_.forward_to),
-                                message.from.id, queue});
+        world_.emit(ev::Forward{
+            message.id, sim::PremixedId(forwarder->pid_.id, forwarder->id_lanes_.forward_by),
+            sim::PremixedId(target.pid_.id, target.id_lanes_.forward_to), message.from.id, queue});
     }
     // A growth never moves a taken message, so `message` stays valid even when it is the
     // message being handled in this very queue (a forward to oneself).
@@ -96,8 +93,7 @@ template <class Item>
 
 template <class Payload>
 [[gnu::always_inline]] inline SendResult Node::deliver_new(Process& target, Queue queue,
-                                                           const PID& from,
-                                                           std::uint64_t from_lane,
+                                                           const PID& from, std::uint64_t from_lane,
                                                            Payload&& payload) {
     // The id is taken before the mailbox check, as route() does for a built item.
     const NewMessage<Payload> item{from, from_lane, std::forward<Payload>(payload),
@@ -152,9 +148,8 @@ template <MessageValue T>
 }
 
 // Inline for the same reason: a Router's forward is its routing hot path.
-[[gnu::always_inline]] inline SendResult Process::forward(const PID& to,
-                                                          const MailboxMessage& message,
-                                                          MessagePriority priority) {
+[[gnu::always_inline]] inline SendResult
+Process::forward(const PID& to, const MailboxMessage& message, MessagePriority priority) {
     // §2.6: no fallback and no check of the forwarder's own state.
     Process* target = node_.find_open(to);
     if (target == nullptr) [[unlikely]] {

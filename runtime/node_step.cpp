@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "runtime/node_impl.hpp"
 #include "runtime/events.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
@@ -22,9 +22,8 @@ void Node::run_step(sim::TaskId task) {
 void Node::run_steps(sim::World& world, sim::TaskId first) {
     RS_ASSERT(&world == &world_);
     // The GNU spelling: [[gnu::always_inline]] in this place would apply to the lambda's type.
-    world_.run_picked(first, [this](sim::TaskId task) __attribute__((always_inline)) {
-        run_task(task);
-    });
+    world_.run_picked(
+        first, [this](sim::TaskId task) __attribute__((always_inline)) { run_task(task); });
 }
 
 // run_task, step, take_one and after_callback are inlined into run_steps: the hot path of
@@ -73,8 +72,8 @@ void Node::run_steps(sim::World& world, sim::TaskId first) {
                          chosen, message.type, message.from.id});
     // Fault points: a panic at message take (an injected crash follows the panic path). One
     // test for both a fault plan with rules and a watched process; take_panics looks closer.
-    if ((world_.faults().has_rules() | process.take_watched_) &&
-        take_panics(process, message)) [[unlikely]] {
+    if ((world_.faults().has_rules() | process.take_watched_) && take_panics(process, message))
+        [[unlikely]] {
         release_taken(ring, message);
         return;
     }
@@ -89,7 +88,7 @@ void Node::run_steps(sim::World& world, sim::TaskId first) {
 }
 
 [[gnu::always_inline]] inline void Node::release_taken(detail::Ring<MailboxMessage>& ring,
-                                                         MailboxMessage& message) {
+                                                       MailboxMessage& message) {
     ring.release_taken(message);
     if (retired_.slots != nullptr) {
         detail::Ring<MailboxMessage>::free_buffer(retired_); // the ring grew during the step
@@ -111,12 +110,12 @@ void Node::resume_call(Process& process) {
     const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
     world_.emit(ev::CallResult{process.pid_.id, wait->ref.id, outcome});
     process.flags_.in_step = true;
-    const Status status = invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
+    const Status status =
+        invoke(process, [&wait, &result] { return wait->then(std::move(result)); });
     after_callback(process, status);
 }
 
-[[gnu::always_inline]] inline void Node::after_callback(Process& process,
-                                                          const Status& status) {
+[[gnu::always_inline]] inline void Node::after_callback(Process& process, const Status& status) {
     process.flags_.in_step = false;
     RS_ASSERT(process.state_ != ProcessState::Terminated);
     if (!status) {
@@ -173,7 +172,8 @@ bool Node::take_panics(Process& process, const MailboxMessage& message) {
     // Either way, as a panic in the callback that would have taken the item (§3.2; §6.2 for a
     // Supervisor, which recovers it and shuts its children down first).
     process.flags_.in_step = true;
-    const Status status = invoke(process, [&process] { return process.behavior_->process_panic(); });
+    const Status status =
+        invoke(process, [&process] { return process.behavior_->process_panic(); });
     after_callback(process, status);
     return true;
 }
@@ -205,16 +205,15 @@ SendResult Node::respond(const PID& from, const PID& to, const Ref& ref, CallRes
     if (caller == nullptr || caller->state_ == ProcessState::Init) {
         return sim::fail(Err::ProcessUnknown);
     }
-    const bool matches = caller->wait_ != nullptr && caller->wait_->ref == ref &&
-                         !caller->wait_->result.has_value();
+    const bool matches =
+        caller->wait_ != nullptr && caller->wait_->ref == ref && !caller->wait_->result.has_value();
     std::string scratch;
     const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
     if (!matches) {
         // §2.4: a response nobody waits for is buffered, then discarded by the ref mismatch;
         // only a full buffer (10) is reported to the responder. While a call waits, the
         // waiting caller reads and discards mismatches at once, so they take no room.
-        const bool read_at_once =
-            caller->wait_ != nullptr && !caller->wait_->result.has_value();
+        const bool read_at_once = caller->wait_ != nullptr && !caller->wait_->result.has_value();
         if (!read_at_once && caller->stale_responses_ >= stale_responses_max) {
             return sim::fail(Err::ResponseIgnored);
         }
@@ -421,14 +420,12 @@ void Node::notify_consumers(Process& process, const Error& propagated) {
     process.consumers_.clear();
     for (const Relation& relation : consumers) {
         if (!relation.is_monitor) {
-            deliver_exit(process.pid_, relation.consumer,
-                         MessageExitPID{process.pid_, propagated});
+            deliver_exit(process.pid_, relation.consumer, MessageExitPID{process.pid_, propagated});
         }
     }
     for (const Relation& relation : consumers) {
         if (relation.is_monitor) {
-            deliver_down(process.pid_, relation.consumer,
-                         MessageDownPID{process.pid_, propagated});
+            deliver_down(process.pid_, relation.consumer, MessageDownPID{process.pid_, propagated});
         }
     }
 }
@@ -501,9 +498,10 @@ SendResult Node::add_relation(Process& consumer, Address target, bool is_monitor
         }
         consumers = &process->consumers_;
     }
-    const bool duplicate = std::any_of(consumers->begin(), consumers->end(), [&](const Relation& r) {
-        return r.consumer == consumer.pid_ && r.is_monitor == is_monitor;
-    });
+    const bool duplicate =
+        std::any_of(consumers->begin(), consumers->end(), [&](const Relation& r) {
+            return r.consumer == consumer.pid_ && r.is_monitor == is_monitor;
+        });
     if (duplicate) {
         return sim::fail(Err::TargetExist);
     }

@@ -3,8 +3,8 @@
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/pool.hpp"
 
-#include "runtime/node_impl.hpp"
 #include "runtime/detail/mutation_hook.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime::act {
@@ -43,7 +43,8 @@ Inspection Pool::handle_inspect(const PID&, const std::vector<std::string>&) {
     return statistics();
 }
 
-void Pool::terminate(const Error&) {}
+void Pool::terminate(const Error&) {
+}
 
 // -- queries ------------------------------------------------------------------------------
 
@@ -84,8 +85,8 @@ sim::Result<std::int64_t, Error> Pool::add_workers(std::int64_t count) {
         if (!push_worker(spawned.value())) {
             continue;
         }
-        process().node().world().emit(ev::PoolWorkers{process().pid().id, "add",
-                                                      spawned.value().id, workers_.size()});
+        process().node().world().emit(
+            ev::PoolWorkers{process().pid().id, "add", spawned.value().id, workers_.size()});
     }
     return static_cast<std::int64_t>(workers_.size());
 }

@@ -2,8 +2,8 @@
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/process.hpp"
 
-#include "runtime/node_impl.hpp"
 #include "runtime/events.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {
@@ -27,17 +27,13 @@ std::string_view mailbox_type_name(MailboxType type) {
 
 Process::Process(Node& node, PID pid, PID parent, PID leader, ProcessOptions options,
                  std::unique_ptr<Behavior> behavior)
-    : node_(node),
-      pid_(pid),
-      parent_(parent),
-      leader_(leader),
+    : node_(node), pid_(pid), parent_(parent), leader_(leader),
       send_queue_(queue_for(options.send_priority)),
       queue_len_max_(options.mailbox_size <= 0 ? UINT32_MAX
                      : options.mailbox_size >= std::int64_t{UINT32_MAX}
                          ? UINT32_MAX
                          : static_cast<std::uint32_t>(options.mailbox_size)),
-      options_(options),
-      behavior_(std::move(behavior)) {
+      options_(options), behavior_(std::move(behavior)) {
     RS_ASSERT(behavior_ != nullptr);
     RS_ASSERT(!pid_.empty());
 }
@@ -190,8 +186,12 @@ SendResult Process::send_exit(const PID& to, Error reason) {
     if (!target->is_alive()) {
         return sim::fail(Err::ProcessTerminated);
     }
-    MailboxMessage message{pid_, Ref{}, MessageExitPID{pid_, std::move(reason)},
-                           node_.next_message_id(), Atom(), MailboxType::Exit};
+    MailboxMessage message{pid_,
+                           Ref{},
+                           MessageExitPID{pid_, std::move(reason)},
+                           node_.next_message_id(),
+                           Atom(),
+                           MailboxType::Exit};
     return node_.deliver(*target, Queue::Urgent, std::move(message));
 }
 
@@ -209,8 +209,8 @@ void Process::run_outside(const std::function<void()>& operation) {
     }
     operation();
     // Back to sleep only as poke expects a sleeper: no step flag and no call wait.
-    if (was_sleeping && state_ == ProcessState::Running && !has_step_flags() &&
-        wait_ == nullptr && !has_messages()) {
+    if (was_sleeping && state_ == ProcessState::Running && !has_step_flags() && wait_ == nullptr &&
+        !has_messages()) {
         state_ = ProcessState::Sleep;
     }
 }

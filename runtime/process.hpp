@@ -224,8 +224,8 @@ private:
     std::unique_ptr<Behavior> behavior_;
     detail::Ring<MailboxMessage> queues_[4];
     std::unique_ptr<Wait> wait_;
-    std::vector<Relation> consumers_;  // who is told when this process ends, in creation order
-    std::vector<PID> links_out_;       // PIDs this process links to as consumer
+    std::vector<Relation> consumers_; // who is told when this process ends, in creation order
+    std::vector<PID> links_out_;      // PIDs this process links to as consumer
     sim::Duration pending_cost_;
     std::uint64_t taken_ = 0;
     IdLanes id_lanes_;

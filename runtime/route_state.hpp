@@ -31,8 +31,8 @@ inline constexpr std::size_t route_state_count = 7;
 
 /// The one name table, in enumerator order.
 inline constexpr std::array<std::string_view, route_state_count> route_state_names = {
-    "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove",
-    "absent"};
+    "running",         "dead",           "disabled", "pending_disable",
+    "pending_replace", "pending_remove", "absent"};
 static_assert(static_cast<std::size_t>(RouteState::Absent) + 1 == route_state_count);
 
 /// "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove" or

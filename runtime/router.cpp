@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/node_impl.hpp"
 #include "runtime/detail/mutation_hook.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime::act {
@@ -92,7 +92,8 @@ Inspection Router::handle_inspect(const PID&, const std::vector<std::string>&) {
     return stats(); // R2: the built-in statistics, so merging them changes nothing (R41)
 }
 
-void Router::terminate(const Error&) {}
+void Router::terminate(const Error&) {
+}
 
 // -- queries ------------------------------------------------------------------------------
 
@@ -273,7 +274,8 @@ Status Router::dispatch_other(Queue queue, const MailboxMessage& message) {
         const auto* request = message.message.get<MessageInspect>();
         Inspection values = merged_inspect(
             message.from, request != nullptr ? request->items : std::vector<std::string>{});
-        (void)process().send_response(message.from, message.ref, InspectionReply{std::move(values)});
+        (void)process().send_response(message.from, message.ref,
+                                      InspectionReply{std::move(values)});
         return ok();
     }
     }
@@ -341,7 +343,11 @@ Status Router::admin_call(const MailboxMessage& message) {
                 counters_.forwarded++; // R42
                 self_process.node().world().emit(
                     ev::Route{sim::PremixedId(self_process.pid().id, route_router_lane_),
-                              message.id, ev::text(name), ev::Resolution::Owned, pid.id, {}});
+                              message.id,
+                              ev::text(name),
+                              ev::Resolution::Owned,
+                              pid.id,
+                              {}});
                 return ok();
             }
             return finish_route(message, name, forward_failed(*index, message, sent.error()));
@@ -370,9 +376,12 @@ Status Router::finish_route(const MailboxMessage& message, Atom name, const Rout
     sim::World& world = process().node().world();
     if (!routed.reason) {
         counters_.forwarded++; // R42
-        world.emit(ev::Route{self().id, message.id, ev::text(name),
+        world.emit(ev::Route{self().id,
+                             message.id,
+                             ev::text(name),
                              routed.registry ? ev::Resolution::Registry : ev::Resolution::Owned,
-                             routed.worker.id, {}});
+                             routed.worker.id,
+                             {}});
         return ok();
     }
     counters_.failed++; // R18: exactly once per failed routing
@@ -383,8 +392,7 @@ Status Router::finish_route(const MailboxMessage& message, Atom name, const Rout
     return deliver_failure(message, name, *routed.reason);
 }
 
-Router::Routed Router::resolve(Atom name,
-                                                            const MailboxMessage& message) {
+Router::Routed Router::resolve(Atom name, const MailboxMessage& message) {
     // R10: owned routes first (they shadow registered names), then the registry.
     if (const std::optional<std::size_t> index = find(name)) {
         const Entry& entry = table_[*index];
@@ -489,8 +497,7 @@ Router::Routed Router::forward_replacing(std::size_t index, const MailboxMessage
     if (sent) {
         return Routed{false, pid, std::nullopt};
     }
-    if (is_dead_target(sent.error()) &&
-        process().node().semantics() == Semantics::Documented) {
+    if (is_dead_target(sent.error()) && process().node().semantics() == Semantics::Documented) {
         // §8 documented profile (point 4): the old worker is gone, the new one not up yet.
         return Routed{false, pid, Error(Err::Busy)};
     }

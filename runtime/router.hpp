@@ -239,7 +239,7 @@ private:
     // Open-addressed index of names_ by Atom::hash() (lookups only): 0 = free, else i + 1.
     // Never empty (one free slot before the first route), so a lookup needs no empty test.
     std::vector<std::uint32_t> name_slots_ = std::vector<std::uint32_t>(1, 0);
-    std::size_t name_mask_ = 0; // name_slots_.size() - 1
+    std::size_t name_mask_ = 0;  // name_slots_.size() - 1
     std::set<PID> pending_exit_; // R50: workers dropped before their exit was consumed
     RouterCounters counters_;
     std::int64_t mailbox_size_ = 0;

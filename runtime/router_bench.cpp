@@ -42,9 +42,11 @@ public:
         std::uint64_t* taken = &taken_;
         for (std::uint64_t i = 0; i < route_count; i++) {
             shards_.emplace_back("shard:" + std::to_string(i));
-            options.routes.push_back({shards_.back(), [taken]() -> std::unique_ptr<Behavior> {
+            options.routes.push_back({shards_.back(),
+                                      [taken]() -> std::unique_ptr<Behavior> {
                                           return std::make_unique<CountingWorker>(*taken);
-                                      }, {}});
+                                      },
+                                      {}});
         }
         return options;
     }
@@ -65,11 +67,15 @@ void BM_RouterHashRoutedHashOnly(benchmark::State& state) {
     std::uint64_t taken = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        sim::World world(sim::WorldOptions{.seed = 1, .limits = sim::Limits{.events_max = UINT64_MAX}});
+        sim::World world(
+            sim::WorldOptions{.seed = 1, .limits = sim::Limits{.events_max = UINT64_MAX}});
         Node node(world, NodeOptions{});
-        const PID router = node.spawn([&taken]() -> std::unique_ptr<Behavior> {
-            return std::make_unique<HashRouter>(taken);
-        }, {}, {}).value();
+        const PID router = node.spawn(
+                                   [&taken]() -> std::unique_ptr<Behavior> {
+                                       return std::make_unique<HashRouter>(taken);
+                                   },
+                                   {}, {})
+                               .value();
         taken = 0;
         state.ResumeTiming();
         for (std::uint64_t sent = 0; sent < messages; sent += batch) {
@@ -95,13 +101,17 @@ void BM_DirectToWorkersHashOnly(benchmark::State& state) {
     std::uint64_t taken = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        sim::World world(sim::WorldOptions{.seed = 1, .limits = sim::Limits{.events_max = UINT64_MAX}});
+        sim::World world(
+            sim::WorldOptions{.seed = 1, .limits = sim::Limits{.events_max = UINT64_MAX}});
         Node node(world, NodeOptions{});
         std::vector<PID> workers;
         for (std::uint64_t i = 0; i < route_count; i++) {
-            workers.push_back(node.spawn([&taken]() -> std::unique_ptr<Behavior> {
-                return std::make_unique<CountingWorker>(taken);
-            }, {}, {}).value());
+            workers.push_back(node.spawn(
+                                      [&taken]() -> std::unique_ptr<Behavior> {
+                                          return std::make_unique<CountingWorker>(taken);
+                                      },
+                                      {}, {})
+                                  .value());
         }
         taken = 0;
         state.ResumeTiming();

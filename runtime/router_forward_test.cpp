@@ -15,26 +15,28 @@ namespace {
 using act::RoutePending;
 using testing::CallLog;
 using testing::Fixture;
-using testing::LambdaActor;
-using testing::LambdaRouter;
-using testing::Seen;
-using testing::Text;
-using testing::To;
 using testing::gated_worker;
 using testing::has_log;
 using testing::lambda_factory;
+using testing::LambdaActor;
+using testing::LambdaRouter;
 using testing::recording_worker;
 using testing::router_factory;
 using testing::routes_of;
+using testing::Seen;
 using testing::spawn_caller;
+using testing::Text;
+using testing::To;
 
 TEST(RouterR12, RunningRouteForwardsToItsWorker) {
     Fixture f;
     Seen seen;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen)}, {"b", recording_worker(seen)}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", recording_worker(seen)}, {"b", recording_worker(seen)}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     for (const char* name : {"a", "b", "a"}) {
         ASSERT_TRUE(f.node.send(pid, To{Atom(name), name}));
@@ -53,9 +55,11 @@ TEST(RouterR13, DeadRouteIsSpawnedLazilyAndCountedBeforeTheForward) {
     Seen seen;
     bool refuse = false;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     refuse = true;
     ASSERT_TRUE(f.node.kill(router->route(Atom("a"))->pid));
@@ -81,13 +85,15 @@ TEST(RouterR13, LazySpawnFailureIsTheReasonAndLogsNothing) {
     bool refuse = false;
     std::vector<Error> reasons;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
-        r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
-            reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
+            r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
+                reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     refuse = true;
     ASSERT_TRUE(f.node.kill(router->route(Atom("a"))->pid));
@@ -107,13 +113,16 @@ TEST(RouterR14, DisabledAndPendingDisableFailWithErrDisabled) {
     Seen seen;
     std::vector<Error> reasons;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen, "", sim::Duration::milliseconds(10))}});
-        r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
-            reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"a", recording_worker(seen, "", sim::Duration::milliseconds(10))}});
+            r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
+                reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(router->disable_route(Atom("a")));
     f.run(sim::Instant::from_ns(1'000'000)); // the old worker is stopping, still alive
@@ -135,9 +144,12 @@ TEST(RouterR15, PendingRemoveFailsWithErrNoRoute) {
     Seen seen;
     CallLog calls;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen, "", sim::Duration::milliseconds(10))}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"a", recording_worker(seen, "", sim::Duration::milliseconds(10))}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     const PID caller = spawn_caller(f, pid, calls);
     ASSERT_TRUE(router->remove_route(Atom("a")));
@@ -153,12 +165,16 @@ TEST(RouterR16, PendingReplaceForwardsToTheOldWorker) {
     Seen old_seen;
     Seen new_seen;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(old_seen, "", sim::Duration::milliseconds(10))}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"a", recording_worker(old_seen, "", sim::Duration::milliseconds(10))}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     const PID old_worker = router->route(Atom("a"))->pid;
-    ASSERT_TRUE(router->replace_route(Atom("a"), act::Route{Atom(), recording_worker(new_seen), {}}));
+    ASSERT_TRUE(
+        router->replace_route(Atom("a"), act::Route{Atom(), recording_worker(new_seen), {}}));
     ASSERT_TRUE(f.node.send(pid, To{Atom("a"), "in flight"}));
     f.run(sim::Instant::from_ns(1'000'000));
     const auto routed = f.events("route");
@@ -195,15 +211,18 @@ TEST(RouterR17, FailedRegistryForwardIsNotRetried) {
             return ok();
         };
     });
-    const PID ext = f.node.spawn_register(Atom("ext"), slow, ProcessOptions{.mailbox_size = 1}, {}).value();
+    const PID ext =
+        f.node.spawn_register(Atom("ext"), slow, ProcessOptions{.mailbox_size = 1}, {}).value();
     std::vector<Error> reasons;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
-            reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
+                reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(ext, Text{"first"}));
     f.run(sim::Instant::from_ns(1)); // ext takes it and is busy for 10 s
@@ -223,15 +242,18 @@ TEST(RouterR18, EveryFailedRoutingCountsOnce) {
     bool refuse = false;
     std::size_t handled = 0;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"disabled", recording_worker(seen)},
-                               {"removing", recording_worker(seen, "", sim::Duration::milliseconds(5))},
-                               {"dead", gated_worker(seen, &refuse)}});
-        r.on_message = [&handled](LambdaRouter&, const PID&, const Message&) {
-            handled++;
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"disabled", recording_worker(seen)},
+                           {"removing", recording_worker(seen, "", sim::Duration::milliseconds(5))},
+                           {"dead", gated_worker(seen, &refuse)}});
+            r.on_message = [&handled](LambdaRouter&, const PID&, const Message&) {
+                handled++;
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(router->disable_route(Atom("disabled")));
     refuse = true;
@@ -314,11 +336,13 @@ TEST(RouterR22, EagerRestartKeepsTheSlotForAnyReason) {
     Fixture f;
     Seen seen;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen)},
-                               {"b", recording_worker(seen)},
-                               {"c", recording_worker(seen)}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", recording_worker(seen)},
+                                   {"b", recording_worker(seen)},
+                                   {"c", recording_worker(seen)}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     const PID first = router->route(Atom("b"))->pid;
     ASSERT_TRUE(f.node.send(pid, To{Atom("b"), "die"})); // a Normal exit
@@ -346,9 +370,11 @@ TEST(RouterR23, FailedEagerRespawnLeavesTheRouteDeadAndLogs) {
     Seen seen;
     bool refuse = false;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     refuse = true;
     ASSERT_TRUE(f.node.kill(router->route(Atom("a"))->pid));
@@ -384,8 +410,11 @@ TEST(RouterR24, QueuedMessagesAndCallsDieWithTheWorker) {
         };
     });
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) { r.options = routes_of({{"a", crashing}}); },
-                                  &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", crashing}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     for (const char* value : {"slow", "die", "lost 1", "lost 2"}) {
         ASSERT_TRUE(f.node.send(pid, To{Atom("a"), value}));

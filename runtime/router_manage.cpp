@@ -10,8 +10,8 @@ namespace routesim::runtime::act {
 namespace {
 
 std::string_view op_name(std::uint8_t op) {
-    static constexpr std::string_view names[] = {"add",     "remove",  "disable",
-                                                 "enable",  "replace", "respawn"};
+    static constexpr std::string_view names[] = {"add",    "remove",  "disable",
+                                                 "enable", "replace", "respawn"};
     RS_ASSERT(op < 6);
     return names[op];
 }
@@ -53,8 +53,8 @@ RouteResult Router::manage(Op op, Atom name, const std::function<RouteResult()>&
     }
     std::string scratch;
     const std::string_view outcome = result ? std::string_view("ok") : result.error().name(scratch);
-    process().node().world().emit(ev::RouteAdmin{
-        self().id, op_name(static_cast<std::uint8_t>(op)), ev::text(name), outcome});
+    process().node().world().emit(
+        ev::RouteAdmin{self().id, op_name(static_cast<std::uint8_t>(op)), ev::text(name), outcome});
     return result;
 }
 

@@ -15,24 +15,24 @@ namespace {
 using act::RoutePending;
 using act::RouteResult;
 using testing::Admin;
+using testing::apply;
+using testing::enter;
 using testing::Fixture;
 using testing::LambdaRouter;
 using testing::Op;
+using testing::outcome;
 using testing::Rig;
 using testing::Seen;
 using testing::Start;
-using testing::To;
-using testing::apply;
-using testing::enter;
-using testing::outcome;
 using testing::state_of;
+using testing::To;
 
 // -- R36–R38: who may call, and what an error leaves -------------------------------------
 
 TEST(RouterR36R37, UpstreamAllowsOnlyTheRoutersOwnCallbacks) {
     Rig rig(Semantics::Upstream);
     EXPECT_EQ(outcome(rig.router->disable_route(Atom("a"))), "gen.ErrNotAllowed"); // sleeping
-    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "queued"}));             // Running, not executing
+    ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "queued"})); // Running, not executing
     EXPECT_EQ(outcome(rig.router->respawn_route(Atom("a"))), "gen.ErrNotAllowed");
     rig.f.run();
     // Inside the admin path the call gets past the state check.
@@ -78,8 +78,10 @@ TEST(RouterR36, NotAllowedDuringInitUnderBothProfiles) {
         Seen seen;
         std::string during_init;
         auto factory = testing::router_factory([&](LambdaRouter& r) {
-            r.on_init = [&](LambdaRouter& self, const Args&) -> sim::Result<act::RouterOptions, Error> {
-                during_init = outcome(self.add_route({Atom("a"), testing::recording_worker(seen), {}}));
+            r.on_init = [&](LambdaRouter& self,
+                            const Args&) -> sim::Result<act::RouterOptions, Error> {
+                during_init =
+                    outcome(self.add_route({Atom("a"), testing::recording_worker(seen), {}}));
                 return act::RouterOptions{};
             };
         });
@@ -94,13 +96,21 @@ TEST(RouterR38, ValidationErrorsLeaveTheTableUnchanged) {
     const auto before = rig.router->routes();
     const Factory spec = rig.v2();
     const std::vector<std::function<RouteResult(LambdaRouter&)>> calls = {
-        [spec](LambdaRouter& r) { return r.add_route({Atom("b"), spec, {}}); },
-        [](LambdaRouter& r) { return r.add_route({Atom(), Factory(), {}}); },
-        [](LambdaRouter& r) { return r.add_route({Atom("c"), Factory(), {}}); },
+        [spec](LambdaRouter& r) {
+            return r.add_route({Atom("b"), spec, {}});
+        },
+        [](LambdaRouter& r) {
+            return r.add_route({Atom(), Factory(), {}});
+        },
+        [](LambdaRouter& r) {
+            return r.add_route({Atom("c"), Factory(), {}});
+        },
         [](LambdaRouter& r) { return r.disable_route(Atom("a")); },
         [](LambdaRouter& r) { return r.enable_route(Atom("zz")); },
         [](LambdaRouter& r) { return r.respawn_route(Atom("b")); },
-        [spec](LambdaRouter& r) { return r.replace_route(Atom("b"), {Atom("x"), spec, {}}); },
+        [spec](LambdaRouter& r) {
+            return r.replace_route(Atom("b"), {Atom("x"), spec, {}});
+        },
     };
     for (const auto& call : calls) {
         EXPECT_FALSE(rig.inside(call));
@@ -121,16 +131,27 @@ TEST(RouterR55, FirstFailingCheckWins) {
         std::string expected;
     };
     const std::vector<Case> cases = {
-        {[](LambdaRouter& r) { return r.add_route({Atom(), Factory(), {}}); }, "route name can not be empty"},
-        {[](LambdaRouter& r) { return r.add_route({Atom("a"), Factory(), {}}); }, "route \"a\" has nil Factory"},
+        {[](LambdaRouter& r) {
+             return r.add_route({Atom(), Factory(), {}});
+         },
+         "route name can not be empty"},
+        {[](LambdaRouter& r) {
+             return r.add_route({Atom("a"), Factory(), {}});
+         },
+         "route \"a\" has nil Factory"},
         {[](LambdaRouter& r) { return r.remove_route(Atom("zz")); }, "ok"},
         {[](LambdaRouter& r) { return r.remove_route(Atom("a")); }, "gen.ErrBusy"},
         {[](LambdaRouter& r) { return r.disable_route(Atom("zz")); }, "gen.ErrNoRoute"},
         {[](LambdaRouter& r) { return r.enable_route(Atom("a")); }, "gen.ErrBusy"},
         {[](LambdaRouter& r) { return r.enable_route(Atom("b")); }, "ok"},
-        {[spec](LambdaRouter& r) { return r.replace_route(Atom("zz"), {Atom("q"), spec, {}}); },
+        {[spec](LambdaRouter& r) {
+             return r.replace_route(Atom("zz"), {Atom("q"), spec, {}});
+         },
          "ReplaceRoute name mismatch: spec Name \"q\" vs key \"zz\""},
-        {[spec](LambdaRouter& r) { return r.replace_route(Atom("a"), {Atom(), spec, {}}); }, "gen.ErrBusy"},
+        {[spec](LambdaRouter& r) {
+             return r.replace_route(Atom("a"), {Atom(), spec, {}});
+         },
+         "gen.ErrBusy"},
         {[](LambdaRouter& r) { return r.respawn_route(Atom("a")); }, "gen.ErrBusy"},
     };
     for (const Case& c : cases) {
@@ -207,8 +228,8 @@ TEST(RouterRTable, EveryCallInEveryStateUnderBothProfiles) {
             const Atom name(row.start == Start::Unknown ? "zz" : "a");
             rig.refuse = row.spawn_fails;
             const Factory spec = rig.v2();
-            const RouteResult result =
-                rig.inside([&row, name, spec](LambdaRouter& r) { return apply(r, row.op, name, spec); });
+            const RouteResult result = rig.inside(
+                [&row, name, spec](LambdaRouter& r) { return apply(r, row.op, name, spec); });
             const bool documented = semantics == Semantics::Documented;
             const std::string& result_expected =
                 documented && !row.documented_result.empty() ? row.documented_result : row.result;

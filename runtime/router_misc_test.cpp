@@ -15,21 +15,21 @@ namespace {
 
 using act::RoutePending;
 using act::RouteResult;
-using testing::CallLog;
 using testing::Admin;
+using testing::CallLog;
 using testing::Fixture;
-using testing::LambdaActor;
-using testing::LambdaRouter;
-using testing::Seen;
-using testing::Text;
-using testing::To;
 using testing::gated_worker;
 using testing::has_log;
 using testing::lambda_factory;
+using testing::LambdaActor;
+using testing::LambdaRouter;
 using testing::recording_worker;
 using testing::router_factory;
 using testing::routes_of;
+using testing::Seen;
 using testing::spawn_caller;
+using testing::Text;
+using testing::To;
 
 struct Terminated {
     std::string reason;
@@ -38,17 +38,19 @@ struct Terminated {
 
 Factory two_route_router(Seen& seen, Terminated& terminated, LambdaRouter** out,
                          std::function<void(LambdaRouter&)> extra = {}) {
-    return router_factory([&seen, &terminated, extra](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen)}, {"b", recording_worker(seen)}});
-        r.on_terminate = [&terminated](LambdaRouter&, const Error& reason) {
-            terminated.called = true;
-            terminated.reason = reason.message();
-        };
-        testing::accept_admin_closures(r);
-        if (extra) {
-            extra(r);
-        }
-    }, out);
+    return router_factory(
+        [&seen, &terminated, extra](LambdaRouter& r) {
+            r.options = routes_of({{"a", recording_worker(seen)}, {"b", recording_worker(seen)}});
+            r.on_terminate = [&terminated](LambdaRouter&, const Error& reason) {
+                terminated.called = true;
+                terminated.reason = reason.message();
+            };
+            testing::accept_admin_closures(r);
+            if (extra) {
+                extra(r);
+            }
+        },
+        out);
 }
 
 TEST(RouterR39, TerminationCausesAndWorkersFollow) {
@@ -58,11 +60,17 @@ TEST(RouterR39, TerminationCausesAndWorkersFollow) {
         Seen seen;
         Terminated t;
         LambdaRouter* router = nullptr;
-        const PID pid = f.node.spawn(two_route_router(seen, t, &router, [](LambdaRouter& r) {
-            r.on_message = [](LambdaRouter&, const PID&, const Message&) -> Status {
-                return stop(Error::text("admin says stop"));
-            };
-        }), {}, {}).value();
+        const PID pid =
+            f.node
+                .spawn(two_route_router(seen, t, &router,
+                                        [](LambdaRouter& r) {
+                                            r.on_message = [](LambdaRouter&, const PID&,
+                                                              const Message&) -> Status {
+                                                return stop(Error::text("admin says stop"));
+                                            };
+                                        }),
+                       {}, {})
+                .value();
         ASSERT_TRUE(f.node.send(pid, Text{"x"}, MessagePriority::High));
         f.run();
         EXPECT_EQ(t.reason, "admin says stop");
@@ -74,11 +82,17 @@ TEST(RouterR39, TerminationCausesAndWorkersFollow) {
         Seen seen;
         Terminated t;
         LambdaRouter* router = nullptr;
-        const PID pid = f.node.spawn(two_route_router(seen, t, &router, [](LambdaRouter& r) {
-            r.on_route_message = [](LambdaRouter&, const PID&, const Message&) -> Atom {
-                throw std::runtime_error("bad hash");
-            };
-        }), {}, {}).value();
+        const PID pid =
+            f.node
+                .spawn(two_route_router(seen, t, &router,
+                                        [](LambdaRouter& r) {
+                                            r.on_route_message = [](LambdaRouter&, const PID&,
+                                                                    const Message&) -> Atom {
+                                                throw std::runtime_error("bad hash");
+                                            };
+                                        }),
+                       {}, {})
+                .value();
         ASSERT_TRUE(f.node.send(pid, Text{"x"}));
         f.run();
         EXPECT_EQ(t.reason, "panic");
@@ -100,7 +114,9 @@ TEST(RouterR39, TerminationCausesAndWorkersFollow) {
 
 TEST(RouterR39, HandleEventErrorIsReturnedAsTheReason) {
     struct EventRouter : LambdaRouter {
-        Status handle_event(const PID&, const Message&) override { return stop(Error::text("event")); }
+        Status handle_event(const PID&, const Message&) override {
+            return stop(Error::text("event"));
+        }
     };
     EventRouter router;
     MailboxMessage event{PID{}, Ref{}, Text{"e"}, 0, Atom(), MailboxType::Event};
@@ -113,12 +129,15 @@ TEST(RouterR40, BuiltInInspectKeys) {
     Fixture f;
     Seen seen;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen)},
-                               {"b", recording_worker(seen)},
-                               {"c", recording_worker(seen, "", sim::Duration::milliseconds(5))}});
-        r.options.mailbox_size = 77;
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"a", recording_worker(seen)},
+                           {"b", recording_worker(seen)},
+                           {"c", recording_worker(seen, "", sim::Duration::milliseconds(5))}});
+            r.options.mailbox_size = 77;
+        },
+        &router);
     const PID pid = f.node.spawn(factory, ProcessOptions{.mailbox_size = 3}, {}).value();
     ASSERT_TRUE(router->disable_route(Atom("b")));
     f.run();
@@ -175,9 +194,12 @@ TEST(RouterR42, OnlyLazyRetryAndEagerSpawnsAreRestarts) {
     Seen seen;
     bool refuse = false;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", gated_worker(seen, &refuse)}, {"b", gated_worker(seen, &refuse)}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"a", gated_worker(seen, &refuse)}, {"b", gated_worker(seen, &refuse)}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(router->add_route({Atom("c"), gated_worker(seen, &refuse), {}}));
     ASSERT_TRUE(router->disable_route(Atom("c")));
@@ -210,16 +232,21 @@ TEST(RouterR43, WorkerDeathArrivesAsAnUrgentExitNotAMessage) {
     Terminated t;
     std::size_t admin = 0;
     LambdaRouter* router = nullptr;
-    f.node.spawn(two_route_router(seen, t, &router, [&admin](LambdaRouter& r) {
-        r.on_message = [&admin](LambdaRouter&, const PID&, const Message&) {
-            admin++;
-            return ok();
-        };
-    }), {}, {}).value();
+    f.node
+        .spawn(two_route_router(seen, t, &router,
+                                [&admin](LambdaRouter& r) {
+                                    r.on_message = [&admin](LambdaRouter&, const PID&,
+                                                            const Message&) {
+                                        admin++;
+                                        return ok();
+                                    };
+                                }),
+               {}, {})
+        .value();
     const PID worker = router->route(Atom("a"))->pid;
     ASSERT_TRUE(f.node.kill(worker));
     f.run();
-    EXPECT_EQ(admin, 0U); // consumed internally
+    EXPECT_EQ(admin, 0U);                   // consumed internally
     EXPECT_EQ(f.events("link").size(), 0U); // no monitors, links only from spawn options
     bool urgent_exit = false;
     for (const auto& take : f.events("take")) {
@@ -237,8 +264,9 @@ TEST(RouterR44, NameExitsTerminateWithTheWrappedReason) {
     LambdaRouter* router = nullptr;
     const PID pid = f.node.spawn(two_route_router(seen, t, &router), {}, {}).value();
     const PID ext = f.node.spawn_register(Atom("ext"), recording_worker(seen), {}, {}).value();
-    ASSERT_TRUE(f.node.send(pid, Admin{[](LambdaRouter& r) { ASSERT_TRUE(r.process().link(Atom("ext"))); }},
-                            MessagePriority::High));
+    ASSERT_TRUE(
+        f.node.send(pid, Admin{[](LambdaRouter& r) { ASSERT_TRUE(r.process().link(Atom("ext"))); }},
+                    MessagePriority::High));
     f.run();
     ASSERT_TRUE(f.node.kill(ext));
     f.run();
@@ -251,12 +279,20 @@ TEST(RouterR45, StaleWorkerIsRespawnedAndTheLateExitIgnored) {
     Seen seen;
     Terminated t;
     LambdaRouter* router = nullptr;
-    const PID pid = f.node.spawn(two_route_router(seen, t, &router, [&f](LambdaRouter& r) {
-        r.on_route_message = [&f](LambdaRouter& self, const PID&, const Message&) {
-            (void)f.node.kill(self.route(Atom("a"))->pid); // dies before the forward
-            return Atom("a");
-        };
-    }), {}, {}).value();
+    const PID pid =
+        f.node
+            .spawn(
+                two_route_router(seen, t, &router,
+                                 [&f](LambdaRouter& r) {
+                                     r.on_route_message = [&f](LambdaRouter& self, const PID&,
+                                                               const Message&) {
+                                         (void)f.node.kill(
+                                             self.route(Atom("a"))->pid); // dies before the forward
+                                         return Atom("a");
+                                     };
+                                 }),
+                {}, {})
+            .value();
     const std::uint64_t retries = sim::mark_count("router.forward_retry");
     const std::uint64_t ignored = sim::mark_count("router.pending_exit_ignored");
     ASSERT_TRUE(f.node.send(pid, To{Atom("a"), "x"}));
@@ -277,18 +313,20 @@ TEST(RouterR45, RetrySpawnFailureIsLoggedAndTheReason) {
     bool refuse = false;
     std::vector<Error> reasons;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
-        r.on_route_message = [&f, &refuse](LambdaRouter& self, const PID&, const Message&) {
-            (void)f.node.kill(self.route(Atom("a"))->pid);
-            refuse = true;
-            return Atom("a");
-        };
-        r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
-            reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
+            r.on_route_message = [&f, &refuse](LambdaRouter& self, const PID&, const Message&) {
+                (void)f.node.kill(self.route(Atom("a"))->pid);
+                refuse = true;
+                return Atom("a");
+            };
+            r.on_message = [&reasons](LambdaRouter&, const PID&, const Message& m) {
+                reasons.push_back(m.get<act::MessageRouteFailed>()->reason);
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, To{Atom("a"), "x"}));
     f.run();
@@ -304,23 +342,27 @@ TEST(RouterR46, AdminCallsFollowActorConventions) {
     Fixture f;
     Terminated t;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.on_call = [](LambdaRouter& self, const PID& from, const Ref& ref, const Message& m) {
-            const std::string& value = m.get<Text>()->value;
-            if (value == "now") {
-                return act::CallReply::value(Text{"answer"});
-            }
-            if (value == "later") {
-                (void)self.process().send_response(from, ref, Text{"deferred"});
-                return act::CallReply::later();
-            }
-            if (value == "bye") {
-                return act::CallReply::stop(Error::normal(), Text{"last words"});
-            }
-            return act::CallReply::stop(Error::text("crash"), Text{"never sent"});
-        };
-        r.on_terminate = [&t](LambdaRouter&, const Error& reason) { t.reason = reason.message(); };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.on_call = [](LambdaRouter& self, const PID& from, const Ref& ref, const Message& m) {
+                const std::string& value = m.get<Text>()->value;
+                if (value == "now") {
+                    return act::CallReply::value(Text{"answer"});
+                }
+                if (value == "later") {
+                    (void)self.process().send_response(from, ref, Text{"deferred"});
+                    return act::CallReply::later();
+                }
+                if (value == "bye") {
+                    return act::CallReply::stop(Error::normal(), Text{"last words"});
+                }
+                return act::CallReply::stop(Error::text("crash"), Text{"never sent"});
+            };
+            r.on_terminate = [&t](LambdaRouter&, const Error& reason) {
+                t.reason = reason.message();
+            };
+        },
+        &router);
     CallLog calls;
     const CallOptions high{.priority = MessagePriority::High};
     for (const char* value : {"now", "later", "bye"}) {
@@ -330,8 +372,8 @@ TEST(RouterR46, AdminCallsFollowActorConventions) {
     const PID crashing = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(spawn_caller(f, crashing, calls, high), Text{"crash"}));
     f.run();
-    EXPECT_EQ(calls.results, (std::vector<std::string>{"answer", "deferred", "last words",
-                                                      "gen.ErrTimeout"}));
+    EXPECT_EQ(calls.results,
+              (std::vector<std::string>{"answer", "deferred", "last words", "gen.ErrTimeout"}));
     EXPECT_EQ(t.reason, "crash");
     EXPECT_TRUE(f.events("route").empty()); // never routed
 }
@@ -351,7 +393,7 @@ TEST(RouterR47, NodeStopShutsTheRouterAndItsWorkersDown) {
     f.node.stop();
     f.run();
     EXPECT_EQ(t.reason, to_string(f.node.core_pid()) + ": shutdown"); // wrapped
-    EXPECT_EQ(propagated, "shutdown");                                 // linkers see Shutdown
+    EXPECT_EQ(propagated, "shutdown");                                // linkers see Shutdown
     EXPECT_EQ(f.node.process_count(), 0U);
 }
 
@@ -379,13 +421,15 @@ TEST(RouterR51R52, OneStepInOrderWithTheMessageIdKept) {
     Seen seen;
     bool refuse = false;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
-        r.on_route_message = [](LambdaRouter& self, const PID&, const Message&) {
-            self.process().log("info", "routing callback");
-            return Atom("a");
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"a", gated_worker(seen, &refuse)}});
+            r.on_route_message = [](LambdaRouter& self, const PID&, const Message&) {
+                self.process().log("info", "routing callback");
+                return Atom("a");
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     refuse = true;
     ASSERT_TRUE(f.node.kill(router->route(Atom("a"))->pid));
@@ -401,7 +445,7 @@ TEST(RouterR51R52, OneStepInOrderWithTheMessageIdKept) {
         }
     }
     // R52: callback, spawn, forward, counters (the route event), all in the router's step.
-    const std::vector<std::string> expected_prefix = {"send", "take", "log", "spawn",
+    const std::vector<std::string> expected_prefix = {"send",          "take",    "log",  "spawn",
                                                       "route_restart", "forward", "route"};
     ASSERT_GE(kinds.size(), expected_prefix.size());
     EXPECT_EQ(std::vector<std::string>(kinds.begin(), kinds.begin() + 7), expected_prefix);
@@ -417,19 +461,26 @@ TEST(RouterR53, DownNoticesReachHandleMessage) {
     Terminated t;
     std::vector<std::string> downs;
     LambdaRouter* router = nullptr;
-    const PID pid = f.node.spawn(two_route_router(seen, t, &router, [&downs](LambdaRouter& r) {
-        r.on_message = [&downs](LambdaRouter& self, const PID&, const Message& m) -> Status {
-            if (const Admin* action = m.get<Admin>()) {
-                action->run(self);
-            } else if (const auto* down = m.get<MessageDownPID>()) {
-                downs.push_back(down->reason.name());
-            }
-            return ok();
-        };
-    }), {}, {}).value();
+    const PID pid =
+        f.node
+            .spawn(two_route_router(seen, t, &router,
+                                    [&downs](LambdaRouter& r) {
+                                        r.on_message = [&downs](LambdaRouter& self, const PID&,
+                                                                const Message& m) -> Status {
+                                            if (const Admin* action = m.get<Admin>()) {
+                                                action->run(self);
+                                            } else if (const auto* down = m.get<MessageDownPID>()) {
+                                                downs.push_back(down->reason.name());
+                                            }
+                                            return ok();
+                                        };
+                                    }),
+                   {}, {})
+            .value();
     const PID watched = f.node.spawn(recording_worker(seen), {}, {}).value();
-    ASSERT_TRUE(f.node.send(pid, Admin{[watched](LambdaRouter& r) { ASSERT_TRUE(r.process().monitor(watched)); }},
-                            MessagePriority::High));
+    ASSERT_TRUE(f.node.send(
+        pid, Admin{[watched](LambdaRouter& r) { ASSERT_TRUE(r.process().monitor(watched)); }},
+        MessagePriority::High));
     f.run();
     ASSERT_TRUE(f.node.kill(watched));
     f.run();
@@ -443,16 +494,24 @@ TEST(RouterR54, DroppedExitLeavesAStalePidUntilAForwardFails) {
     Seen seen;
     Terminated t;
     LambdaRouter* router = nullptr;
-    const PID pid = f.node.spawn(two_route_router(seen, t, &router, [](LambdaRouter& r) {
-        r.on_message = [](LambdaRouter& self, const PID&, const Message& m) -> Status {
-            if (const Admin* action = m.get<Admin>()) {
-                action->run(self);
-            } else if (m.get<Text>() != nullptr && m.get<Text>()->value == "busy") {
-                self.process().busy_for(sim::Duration::milliseconds(5));
-            }
-            return ok();
-        };
-    }), ProcessOptions{.mailbox_size = 1}, {}).value();
+    const PID pid =
+        f.node
+            .spawn(two_route_router(seen, t, &router,
+                                    [](LambdaRouter& r) {
+                                        r.on_message = [](LambdaRouter& self, const PID&,
+                                                          const Message& m) -> Status {
+                                            if (const Admin* action = m.get<Admin>()) {
+                                                action->run(self);
+                                            } else if (m.get<Text>() != nullptr &&
+                                                       m.get<Text>()->value == "busy") {
+                                                self.process().busy_for(
+                                                    sim::Duration::milliseconds(5));
+                                            }
+                                            return ok();
+                                        };
+                                    }),
+                   ProcessOptions{.mailbox_size = 1}, {})
+            .value();
     const PID stale = router->route(Atom("a"))->pid;
     ASSERT_TRUE(f.node.send(pid, Text{"busy"}, MessagePriority::High));
     f.run(f.world.now()); // the router is busy for 5 ms
@@ -462,8 +521,9 @@ TEST(RouterR54, DroppedExitLeavesAStalePidUntilAForwardFails) {
     f.run();
     EXPECT_EQ(router->route(Atom("a"))->pid, stale);
     std::optional<RouteResult> respawn;
-    ASSERT_TRUE(f.node.send(pid, Admin{[&respawn](LambdaRouter& r) { respawn = r.respawn_route(Atom("a")); }},
-                            MessagePriority::High));
+    ASSERT_TRUE(f.node.send(
+        pid, Admin{[&respawn](LambdaRouter& r) { respawn = r.respawn_route(Atom("a")); }},
+        MessagePriority::High));
     f.run();
     EXPECT_TRUE(respawn->error().is(Err::RouteRunning));
     ASSERT_TRUE(f.node.send(pid, To{Atom("a"), "x"}));
@@ -479,7 +539,8 @@ TEST(RouterR10A16, TheRoutersOwnRegisteredNameRequeuesForever) {
     Fixture f(sim::WorldOptions{.limits = sim::Limits{.events_max = 200}});
     LambdaRouter* router = nullptr;
     const PID pid =
-        f.node.spawn_register(Atom("front"), router_factory([](LambdaRouter&) {}, &router), {}, {}).value();
+        f.node.spawn_register(Atom("front"), router_factory([](LambdaRouter&) {}, &router), {}, {})
+            .value();
     ASSERT_TRUE(f.node.send(pid, To{Atom("front"), "loop"}));
     const sim::RunOutcome outcome = f.run();
     EXPECT_EQ(outcome.reason, sim::StopReason::EventLimit);
@@ -530,10 +591,13 @@ TEST(RouterInspectKeys, InspectHasExactlyTheTableKeys) {
     Fixture f;
     Seen seen;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"a", recording_worker(seen)},
-                               {"b", recording_worker(seen, "", sim::Duration::milliseconds(5))}});
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options =
+                routes_of({{"a", recording_worker(seen)},
+                           {"b", recording_worker(seen, "", sim::Duration::milliseconds(5))}});
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     f.run();
     ASSERT_TRUE(router->remove_route(Atom("b"))); // pending until its worker has stopped

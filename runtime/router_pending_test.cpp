@@ -15,17 +15,17 @@ namespace {
 using act::RoutePending;
 using act::RouteResult;
 using testing::Admin;
+using testing::apply;
+using testing::enter;
 using testing::Fixture;
 using testing::LambdaRouter;
 using testing::Op;
+using testing::outcome;
 using testing::Rig;
 using testing::Seen;
 using testing::Start;
-using testing::To;
-using testing::apply;
-using testing::enter;
-using testing::outcome;
 using testing::state_of;
+using testing::To;
 
 // -- R25–R29: pending operations ----------------------------------------------------------
 
@@ -40,7 +40,8 @@ TEST(RouterR25, StopSendsShutdownAndShowsPending) {
         });
         const PID old_worker = rig.worker();
         const Factory spec = rig.v2();
-        ASSERT_TRUE(rig.inside([op, spec](LambdaRouter& r) { return apply(r, op, Atom("a"), spec); }));
+        ASSERT_TRUE(
+            rig.inside([op, spec](LambdaRouter& r) { return apply(r, op, Atom("a"), spec); }));
         const act::RouterRouteInfo info = *rig.router->route(Atom("a"));
         EXPECT_NE(info.pending, RoutePending::None);
         EXPECT_FALSE(info.disabled);
@@ -62,7 +63,8 @@ TEST(RouterR26, PendingRouteAnswersBusyAndAddRouteDuplicate) {
             EXPECT_EQ(outcome(result), "gen.ErrBusy");
         }
         const Factory spec = rig.v2();
-        EXPECT_EQ(outcome(rig.inside([spec](LambdaRouter& r) { return apply(r, Op::Add, Atom("a"), spec); })),
+        EXPECT_EQ(outcome(rig.inside(
+                      [spec](LambdaRouter& r) { return apply(r, Op::Add, Atom("a"), spec); })),
                   "act.ErrRouteDuplicate"); // upstream never looks at pending
         // R55: the nil-factory check comes before the pending one.
         EXPECT_EQ(outcome(rig.inside([](LambdaRouter& r) {
@@ -134,7 +136,8 @@ TEST(RouterR28, DeadRouteCompletesSynchronously) {
         enter(rig, Start::Dead);
         const std::size_t pending_before = rig.f.events("route_pending").size();
         const Factory spec = rig.v2();
-        ASSERT_TRUE(rig.inside([op, spec](LambdaRouter& r) { return apply(r, op, Atom("a"), spec); }));
+        ASSERT_TRUE(
+            rig.inside([op, spec](LambdaRouter& r) { return apply(r, op, Atom("a"), spec); }));
         EXPECT_EQ(rig.f.events("route_pending").size(), pending_before); // never pending
         const std::string expected =
             op == Op::Disable ? "disabled" : (op == Op::Remove ? "absent" : "running");
@@ -145,7 +148,8 @@ TEST(RouterR28, DeadRouteCompletesSynchronously) {
     enter(rig, Start::Dead);
     rig.refuse = true;
     const Factory spec = rig.v2();
-    EXPECT_EQ(outcome(rig.inside([spec](LambdaRouter& r) { return apply(r, Op::Replace, Atom("a"), spec); })),
+    EXPECT_EQ(outcome(rig.inside(
+                  [spec](LambdaRouter& r) { return apply(r, Op::Replace, Atom("a"), spec); })),
               "spawn refused");
     rig.refuse = false;
     ASSERT_TRUE(rig.f.node.send(rig.pid, To{Atom("a"), "x"}));
@@ -158,7 +162,8 @@ TEST(RouterR29, DisabledRouteSwapsSpecWithoutSpawning) {
     enter(rig, Start::Disabled);
     const std::size_t spawns = rig.f.events("spawn").size();
     const Factory spec = rig.v2();
-    ASSERT_TRUE(rig.inside([spec](LambdaRouter& r) { return apply(r, Op::Replace, Atom("a"), spec); }));
+    ASSERT_TRUE(
+        rig.inside([spec](LambdaRouter& r) { return apply(r, Op::Replace, Atom("a"), spec); }));
     EXPECT_EQ(rig.f.events("spawn").size(), spawns);
     EXPECT_EQ(state_of(*rig.router, Atom("a")), "disabled");
     ASSERT_TRUE(rig.inside([](LambdaRouter& r) { return r.disable_route(Atom("a")); })); // no-op
@@ -327,7 +332,9 @@ TEST(RouterR50, StrayExitTerminatesTheRouter) {
         return r.process().link(stranger) ? RouteResult{} : sim::fail(Error(Err::Internal));
     }));
     std::string reason;
-    rig.router->on_terminate = [&reason](LambdaRouter&, const Error& error) { reason = error.message(); };
+    rig.router->on_terminate = [&reason](LambdaRouter&, const Error& error) {
+        reason = error.message();
+    };
     ASSERT_TRUE(rig.f.node.send(stranger, To{Atom(), "die"}));
     rig.f.run();
     EXPECT_EQ(reason, to_string(stranger) + ": normal");

@@ -19,23 +19,29 @@ using testing::To;
 
 struct Profiled {
     explicit Profiled(Semantics semantics) : f({}, NodeOptions{.semantics = semantics}) {
-        auto factory = testing::router_factory([this](LambdaRouter& r) {
-            r.options.routes.push_back(act::Route{Atom("a"), v1(), {}});
-            r.on_message = [this](LambdaRouter& self, const PID&, const Message& m) -> Status {
-                if (const auto* failed = m.get<act::MessageRouteFailed>()) {
-                    failures.push_back(failed->reason);
+        auto factory = testing::router_factory(
+            [this](LambdaRouter& r) {
+                r.options.routes.push_back(act::Route{Atom("a"), v1(), {}});
+                r.on_message = [this](LambdaRouter& self, const PID&, const Message& m) -> Status {
+                    if (const auto* failed = m.get<act::MessageRouteFailed>()) {
+                        failures.push_back(failed->reason);
+                        return ok();
+                    }
+                    if (const Admin* action = m.get<Admin>()) {
+                        action->run(self);
+                    }
                     return ok();
-                }
-                if (const Admin* action = m.get<Admin>()) {
-                    action->run(self);
-                }
-                return ok();
-            };
-        }, &router);
+                };
+            },
+            &router);
         pid = f.node.spawn(factory, {}, {}).value();
     }
-    Factory v1() { return testing::gated_worker(seen, &refuse, "v1:", sim::Duration::milliseconds(10)); }
-    Factory v2() { return testing::gated_worker(seen, &refuse, "v2:", sim::Duration::milliseconds(10)); }
+    Factory v1() {
+        return testing::gated_worker(seen, &refuse, "v1:", sim::Duration::milliseconds(10));
+    }
+    Factory v2() {
+        return testing::gated_worker(seen, &refuse, "v2:", sim::Duration::milliseconds(10));
+    }
     RouteResult inside(const std::function<RouteResult(LambdaRouter&)>& call) {
         std::optional<RouteResult> result;
         EXPECT_TRUE(f.node.send(pid, Admin{[&result, &call](LambdaRouter& r) { result = call(r); }},
@@ -63,9 +69,11 @@ TEST(RouterProfiles, Point1AddRouteOnAPendingRoute) {
         Profiled p(semantics);
         ASSERT_TRUE(p.inside([](LambdaRouter& r) { return r.remove_route(Atom("a")); }));
         const Factory spec = p.v2();
-        const std::string result =
-            outcome(p.inside([spec](LambdaRouter& r) { return r.add_route({Atom("a"), spec, {}}); }));
-        EXPECT_EQ(result, semantics == Semantics::Documented ? "gen.ErrBusy" : "act.ErrRouteDuplicate");
+        const std::string result = outcome(p.inside([spec](LambdaRouter& r) {
+            return r.add_route({Atom("a"), spec, {}});
+        }));
+        EXPECT_EQ(result,
+                  semantics == Semantics::Documented ? "gen.ErrBusy" : "act.ErrRouteDuplicate");
         EXPECT_EQ(p.router->route(Atom("a"))->pending, RoutePending::Remove);
     }
 }
@@ -136,13 +144,15 @@ TEST(RouterProfiles, Point3CallsFromOutside) {
     // accepts them while the router is alive (sleeping, runnable or waiting on a call).
     for (Semantics semantics : {Semantics::Documented, Semantics::Upstream}) {
         Profiled p(semantics);
-        const std::string expected = semantics == Semantics::Documented ? "ok" : "gen.ErrNotAllowed";
+        const std::string expected =
+            semantics == Semantics::Documented ? "ok" : "gen.ErrNotAllowed";
         EXPECT_EQ(outcome(p.router->disable_route(Atom("a"))), expected); // sleeping
         ASSERT_TRUE(p.f.node.send(p.pid, To{Atom("zz"), "queued"}));
         EXPECT_EQ(outcome(p.router->remove_route(Atom("zz"))), expected); // runnable
         p.f.run();
         // Inside the admin path both profiles accept the call.
-        EXPECT_EQ(outcome(p.inside([](LambdaRouter& r) { return r.remove_route(Atom("zz")); })), "ok");
+        EXPECT_EQ(outcome(p.inside([](LambdaRouter& r) { return r.remove_route(Atom("zz")); })),
+                  "ok");
         EXPECT_NE(p.f.node.find(p.pid), nullptr);
     }
 }
@@ -174,7 +184,9 @@ TEST(RouterProfiles, Point4PendingReplaceAfterTheOldWorkerDied) {
     for (Semantics semantics : {Semantics::Documented, Semantics::Upstream}) {
         Profiled p(semantics);
         const Factory spec = p.v2();
-        ASSERT_TRUE(p.inside([spec](LambdaRouter& r) { return r.replace_route(Atom("a"), {Atom(), spec, {}}); }));
+        ASSERT_TRUE(p.inside([spec](LambdaRouter& r) {
+            return r.replace_route(Atom("a"), {Atom(), spec, {}});
+        }));
         // The old worker is stopping (10 ms); the routing callback kills it first, so the
         // forward finds it no longer alive and its exit is not consumed yet.
         Fixture& f = p.f;
@@ -185,8 +197,8 @@ TEST(RouterProfiles, Point4PendingReplaceAfterTheOldWorkerDied) {
         ASSERT_TRUE(f.node.send(p.pid, To{Atom("a"), "late"}));
         f.run(f.world.now());
         ASSERT_EQ(p.failures.size(), 1U);
-        EXPECT_EQ(p.failures[0].name(), semantics == Semantics::Documented ? "gen.ErrBusy"
-                                                                           : "gen.ErrProcessTerminated");
+        EXPECT_EQ(p.failures[0].name(),
+                  semantics == Semantics::Documented ? "gen.ErrBusy" : "gen.ErrProcessTerminated");
         EXPECT_EQ(p.router->counters().failed, 1U);
         EXPECT_EQ(p.router->counters().restarts, 0U); // no respawn either way
     }

@@ -18,21 +18,30 @@ using act::RoutePending;
 using act::RouteResult;
 
 /// The route states a Rig can put route "a" into (Unknown: use a name not in the table).
-enum class Start { Running, Dead, Disabled, PendingDisable, PendingReplace, PendingRemove, Unknown };
+enum class Start {
+    Running,
+    Dead,
+    Disabled,
+    PendingDisable,
+    PendingReplace,
+    PendingRemove,
+    Unknown
+};
 /// A management method.
 enum class Op { Add, Remove, Disable, Enable, Replace, Respawn };
 
 /// One router with routes "a" (and more when asked), workers tagged by spec ("v1:", "v2:").
 struct Rig {
-    explicit Rig(Semantics semantics = Semantics::Upstream,
-                 std::vector<std::string> names = {"a"})
+    explicit Rig(Semantics semantics = Semantics::Upstream, std::vector<std::string> names = {"a"})
         : f({}, NodeOptions{.semantics = semantics}) {
-        auto factory = router_factory([this, names](LambdaRouter& r) {
-            for (const std::string& name : names) {
-                r.options.routes.push_back(act::Route{Atom(name), v1(), {}});
-            }
-            accept_admin_closures(r);
-        }, &router);
+        auto factory = router_factory(
+            [this, names](LambdaRouter& r) {
+                for (const std::string& name : names) {
+                    r.options.routes.push_back(act::Route{Atom(name), v1(), {}});
+                }
+                accept_admin_closures(r);
+            },
+            &router);
         pid = f.node.spawn(factory, {}, {}).value();
     }
     Factory v1() { return gated_worker(seen, &refuse, "v1:", delay); }
@@ -41,7 +50,7 @@ struct Rig {
     RouteResult inside(const std::function<RouteResult(LambdaRouter&)>& call) {
         std::optional<RouteResult> result;
         RS_ASSERT(f.node.send(pid, Admin{[&result, &call](LambdaRouter& r) { result = call(r); }},
-                                MessagePriority::High));
+                              MessagePriority::High));
         settle();
         RS_ASSERT(result.has_value());
         return *result;

@@ -15,22 +15,24 @@ namespace {
 using act::RoutePending;
 using testing::CallLog;
 using testing::Fixture;
-using testing::LambdaActor;
-using testing::LambdaRouter;
-using testing::Seen;
-using testing::Text;
-using testing::To;
 using testing::gated_worker;
 using testing::has_log;
 using testing::lambda_factory;
+using testing::LambdaActor;
+using testing::LambdaRouter;
 using testing::recording_worker;
 using testing::router_factory;
 using testing::routes_of;
+using testing::Seen;
 using testing::spawn_caller;
+using testing::Text;
+using testing::To;
 
 // A router that implements only init: still abstract (R1).
 struct OnlyInit : act::Router {
-    sim::Result<act::RouterOptions, Error> init(const Args&) override { return act::RouterOptions{}; }
+    sim::Result<act::RouterOptions, Error> init(const Args&) override {
+        return act::RouterOptions{};
+    }
 };
 // A router that does not answer calls: still abstract (R1).
 struct NoRouteCall : OnlyInit {
@@ -67,11 +69,11 @@ TEST(RouterR2, DefaultsLogAndLeaveCallsUnanswered) {
     const PID pid = f.node.spawn(minimal_factory(&router), {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, Text{"admin"}, MessagePriority::High));
     CallLog calls;
-    const PID caller =
-        spawn_caller(f, pid, calls, CallOptions{.priority = MessagePriority::High});
+    const PID caller = spawn_caller(f, pid, calls, CallOptions{.priority = MessagePriority::High});
     ASSERT_TRUE(f.node.send(caller, Text{"q"}));
     f.run();
-    EXPECT_TRUE(has_log(f, "Router.HandleMessage: unhandled message from " + to_string(f.node.core_pid())));
+    EXPECT_TRUE(
+        has_log(f, "Router.HandleMessage: unhandled message from " + to_string(f.node.core_pid())));
     EXPECT_TRUE(has_log(f, "Router.HandleCall: unhandled request from " + to_string(caller)));
     // (nil, nil): no reply, so the admin call times out after the default 5 s.
     ASSERT_EQ(calls.results, (std::vector<std::string>{"gen.ErrTimeout"}));
@@ -79,7 +81,8 @@ TEST(RouterR2, DefaultsLogAndLeaveCallsUnanswered) {
     // HandleEvent logs; HandleInspect returns the built-in statistics; Terminate is a no-op.
     MailboxMessage event{f.node.core_pid(), Ref{}, Text{"e"}, 0, Atom(), MailboxType::Event};
     EXPECT_TRUE(router->process_message(Queue::Main, event));
-    EXPECT_TRUE(has_log(f, "Router.HandleEvent: unhandled event from " + to_string(f.node.core_pid())));
+    EXPECT_TRUE(
+        has_log(f, "Router.HandleEvent: unhandled event from " + to_string(f.node.core_pid())));
     EXPECT_EQ(router->handle_inspect(pid, {}), router->stats());
     EXPECT_EQ(f.node.inspect(pid).value(), router->stats());
     EXPECT_NE(f.node.find(pid), nullptr);
@@ -108,15 +111,17 @@ TEST(RouterR4R19, AsyncFailureReachesHandleMessageInline) {
     std::vector<act::MessageRouteFailed> failures;
     std::vector<PID> handler_from;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.on_message = [&](LambdaRouter&, const PID& from, const Message& message) -> Status {
-            if (const auto* failed = message.get<act::MessageRouteFailed>()) {
-                failures.push_back(*failed);
-                handler_from.push_back(from);
-            }
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.on_message = [&](LambdaRouter&, const PID& from, const Message& message) -> Status {
+                if (const auto* failed = message.get<act::MessageRouteFailed>()) {
+                    failures.push_back(*failed);
+                    handler_from.push_back(from);
+                }
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, To{Atom("nowhere"), "x"}));
     f.run();
@@ -157,11 +162,13 @@ TEST(RouterR5, InitSpawnsRoutesInOrderAnonymousAndLinked) {
         };
     });
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        for (const char* name : {"a", "b", "c"}) {
-            r.options.routes.push_back(act::Route{Atom(name), worker, {Text{name}}});
-        }
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            for (const char* name : {"a", "b", "c"}) {
+                r.options.routes.push_back(act::Route{Atom(name), worker, {Text{name}}});
+            }
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     const std::vector<act::RouterRouteInfo> routes = router->routes();
     ASSERT_EQ(routes.size(), 3U);
@@ -200,11 +207,13 @@ TEST(RouterR6, FailedInitLeavesNoWorkerBehind) {
 TEST(RouterR6, InvalidRouteListsFailWithTheirTexts) {
     Seen seen;
     const std::vector<std::pair<act::RouterOptions, std::string>> cases = {
-        {act::RouterOptions{{{Atom("a"), recording_worker(seen), {}}, {Atom(), recording_worker(seen), {}}}},
+        {act::RouterOptions{
+             {{Atom("a"), recording_worker(seen), {}}, {Atom(), recording_worker(seen), {}}}},
          "route name can not be empty"},
         {act::RouterOptions{{{Atom("a"), recording_worker(seen), {}}, {Atom("b"), Factory(), {}}}},
          "route \"b\" has nil Factory"},
-        {act::RouterOptions{{{Atom("a"), recording_worker(seen), {}}, {Atom("a"), recording_worker(seen), {}}}},
+        {act::RouterOptions{
+             {{Atom("a"), recording_worker(seen), {}}, {Atom("a"), recording_worker(seen), {}}}},
          "duplicate route name \"a\""},
     };
     for (const auto& [options, text] : cases) {
@@ -276,13 +285,15 @@ TEST(RouterR9, HighMaxEventsAndLogsAreNotRouted) {
     Seen seen;
     std::vector<std::string> admin;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.options = routes_of({{"w", recording_worker(seen)}});
-        r.on_message = [&admin](LambdaRouter&, const PID&, const Message& message) {
-            admin.push_back(message.get<To>()->value);
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.options = routes_of({{"w", recording_worker(seen)}});
+            r.on_message = [&admin](LambdaRouter&, const PID&, const Message& message) {
+                admin.push_back(message.get<To>()->value);
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, To{Atom("w"), "high"}, MessagePriority::High));
     ASSERT_TRUE(f.node.send(pid, To{Atom("w"), "max"}, MessagePriority::Max));
@@ -323,12 +334,14 @@ TEST(RouterR11, DiscardDropsMessagesAndAnswersCallsAtOnce) {
     Fixture f;
     std::vector<std::string> admin;
     LambdaRouter* router = nullptr;
-    auto factory = router_factory([&](LambdaRouter& r) {
-        r.on_message = [&admin](LambdaRouter&, const PID&, const Message& m) {
-            admin.push_back(std::string(m.type_name()));
-            return ok();
-        };
-    }, &router);
+    auto factory = router_factory(
+        [&](LambdaRouter& r) {
+            r.on_message = [&admin](LambdaRouter&, const PID&, const Message& m) {
+                admin.push_back(std::string(m.type_name()));
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, Text{"not routable"})); // LambdaRouter discards non-To
     CallLog calls;

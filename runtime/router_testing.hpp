@@ -55,10 +55,12 @@ public:
         return to != nullptr ? to->to : act::RouteDiscard;
     }
     Status handle_message(const PID& from, const Message& message) override {
-        return on_message ? on_message(*this, from, message) : Router::handle_message(from, message);
+        return on_message ? on_message(*this, from, message)
+                          : Router::handle_message(from, message);
     }
     act::CallReply handle_call(const PID& from, const Ref& ref, const Message& request) override {
-        return on_call ? on_call(*this, from, ref, request) : Router::handle_call(from, ref, request);
+        return on_call ? on_call(*this, from, ref, request)
+                       : Router::handle_call(from, ref, request);
     }
     Inspection handle_inspect(const PID& from, const std::vector<std::string>& items) override {
         return on_inspect ? on_inspect(*this, items) : Router::handle_inspect(from, items);
@@ -104,8 +106,8 @@ inline Factory recording_worker(Seen& seen, std::string tag = "",
         worker->delay = stop_delay;
         worker->name = "Worker";
         worker->on_message = [&seen, tag](LambdaActor& self, const PID& from, const Message& m) {
-            std::string value = m.get<To>() ? m.get<To>()->value
-                                            : (m.get<Text>() ? m.get<Text>()->value : "?");
+            std::string value =
+                m.get<To>() ? m.get<To>()->value : (m.get<Text>() ? m.get<Text>()->value : "?");
             seen.by_worker[self.self().id].push_back(tag + value);
             seen.senders.emplace_back(self.self().id, from);
             seen.all.push_back(tag + value);

@@ -19,14 +19,14 @@ namespace {
 using act::RouteDiscard;
 using testing::CallLog;
 using testing::Fixture;
+using testing::lambda_factory;
 using testing::LambdaActor;
 using testing::LambdaRouter;
+using testing::recording_worker;
 using testing::Seen;
+using testing::spawn_caller;
 using testing::Text;
 using testing::To;
-using testing::lambda_factory;
-using testing::recording_worker;
-using testing::spawn_caller;
 
 // -- content-based dispatch ---------------------------------------------------------------
 
@@ -162,7 +162,8 @@ Factory shard_worker(ShardLog& log) {
             self_ptr->shard = args.empty() ? "?" : args[0].get<Text>()->value;
             return ok();
         };
-        worker->on_message = [self_ptr, &log](LambdaActor& self, const PID& from, const Message& m) {
+        worker->on_message = [self_ptr, &log](LambdaActor& self, const PID& from,
+                                              const Message& m) {
             const std::uint64_t key = m.get<Keyed>()->key;
             const std::uint64_t count = ++self_ptr->counts[key];
             log.entries.push_back({key, self_ptr->shard, self.self(), from, count});
@@ -231,8 +232,8 @@ TEST(RouterUseCases, ShardedStatefulWorkersKeepKeyAffinityAcrossRestarts) {
     for (std::size_t i = 64; i < 128; i++) {
         const auto& entry = log.entries[i];
         if (entry.shard == "shard:7") {
-            EXPECT_EQ(entry.worker, after);  // the same slot, a new incarnation
-            EXPECT_EQ(entry.count, 1U);      // its state did not survive the restart
+            EXPECT_EQ(entry.worker, after); // the same slot, a new incarnation
+            EXPECT_EQ(entry.count, 1U);     // its state did not survive the restart
         } else if (entry.shard != "shard:3") {
             EXPECT_EQ(entry.count, 2U);
         }
@@ -265,10 +266,10 @@ public:
                                          return std::make_unique<ShardPool>(*log);
                                      }});
         }
-        spec.children.push_back({.name = Atom("shard_router"),
-                                 .factory = []() -> std::unique_ptr<Behavior> {
-                                     return std::make_unique<ShardRouter>(nullptr, false);
-                                 }});
+        spec.children.push_back(
+            {.name = Atom("shard_router"), .factory = []() -> std::unique_ptr<Behavior> {
+                 return std::make_unique<ShardRouter>(nullptr, false);
+             }});
         spec.restart.strategy = act::SupervisorStrategy::Transient;
         return spec;
     }
@@ -280,9 +281,11 @@ private:
 TEST(RouterUseCases, RouterAndPoolPerShardUnderOneSupervisor) {
     Fixture f;
     ShardLog log;
-    const PID root = f.node.spawn([&log]() -> std::unique_ptr<Behavior> {
-        return std::make_unique<SupRoot>(log);
-    }, {}, {}).value();
+    const PID root =
+        f.node
+            .spawn([&log]() -> std::unique_ptr<Behavior> { return std::make_unique<SupRoot>(log); },
+                   {}, {})
+            .value();
     std::vector<PID> acks;
     auto sender = lambda_factory([&acks](LambdaActor& actor) {
         actor.on_message = [&acks](LambdaActor& self, const PID& from, const Message& m) {
@@ -305,7 +308,9 @@ TEST(RouterUseCases, RouterAndPoolPerShardUnderOneSupervisor) {
         const Process* worker = f.node.find(entry.worker);
         ASSERT_NE(worker, nullptr);
         // The worker's parent is the pool registered under the key's shard name.
-        EXPECT_EQ(worker->parent(), f.node.process_pid(Atom("shard:" + std::to_string(entry.key % shard_count))).value());
+        EXPECT_EQ(
+            worker->parent(),
+            f.node.process_pid(Atom("shard:" + std::to_string(entry.key % shard_count))).value());
     }
     EXPECT_EQ(acks.size(), 32U);
     // A pool dies: the supervisor restarts it, the name is rebound, the router follows.
@@ -390,9 +395,13 @@ private:
 TEST(RouterUseCases, CqrsCommandsByAggregateQueriesByView) {
     Fixture f;
     Seen seen;
-    const PID pid = f.node.spawn([&seen]() -> std::unique_ptr<Behavior> {
-        return std::make_unique<OrdersRouter>(seen);
-    }, {}, {}).value();
+    const PID pid = f.node
+                        .spawn(
+                            [&seen]() -> std::unique_ptr<Behavior> {
+                                return std::make_unique<OrdersRouter>(seen);
+                            },
+                            {}, {})
+                        .value();
     for (std::uint64_t id : {3U, 19U, 35U, 4U}) {
         ASSERT_TRUE(f.node.send(pid, OrderCommand{id}));
     }
@@ -408,7 +417,7 @@ TEST(RouterUseCases, CqrsCommandsByAggregateQueriesByView) {
     EXPECT_EQ(seen.all, (std::vector<std::string>{"orders.write:3/?", "orders.write:3/?",
                                                   "orders.write:3/?", "orders.write:4/?"}));
     EXPECT_EQ(calls.results, (std::vector<std::string>{"orders.view", "user_orders.view",
-                                                      "stats.view", "gen.ErrDiscarded"}));
+                                                       "stats.view", "gen.ErrDiscarded"}));
 }
 
 // -- router of routers --------------------------------------------------------------------
@@ -437,19 +446,21 @@ TEST(RouterUseCases, RouterOfRoutersTwoHops) {
     Fixture f;
     Seen seen;
     LambdaRouter* top = nullptr;
-    auto factory = testing::router_factory([&seen](LambdaRouter& r) {
-        r.options.routes = {
-            {Atom("orders"), domain_router(seen, {"orders.create", "orders.query"}), {}},
-            {Atom("billing"), domain_router(seen, {"billing.invoice", "billing.refund"}), {}},
-            {Atom("shipping"), domain_router(seen, {"shipping.dispatch"}), {}},
-        };
-        r.on_route_message = [](LambdaRouter&, const PID&, const Message& m) {
-            return m.get<DomainMessage>()->domain;
-        };
-        r.on_route_call = [](LambdaRouter&, const PID&, const Ref&, const Message& m) {
-            return m.get<DomainMessage>()->domain;
-        };
-    }, &top);
+    auto factory = testing::router_factory(
+        [&seen](LambdaRouter& r) {
+            r.options.routes = {
+                {Atom("orders"), domain_router(seen, {"orders.create", "orders.query"}), {}},
+                {Atom("billing"), domain_router(seen, {"billing.invoice", "billing.refund"}), {}},
+                {Atom("shipping"), domain_router(seen, {"shipping.dispatch"}), {}},
+            };
+            r.on_route_message = [](LambdaRouter&, const PID&, const Message& m) {
+                return m.get<DomainMessage>()->domain;
+            };
+            r.on_route_call = [](LambdaRouter&, const PID&, const Ref&, const Message& m) {
+                return m.get<DomainMessage>()->domain;
+            };
+        },
+        &top);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, DomainMessage{Atom("billing"), Atom("billing.refund")}));
     ASSERT_TRUE(f.node.send(pid, DomainMessage{Atom("orders"), Atom("orders.create")}));
@@ -479,22 +490,25 @@ TEST(RouterUseCases, MaintenanceAndCircuitBreaker) {
     std::vector<std::string> dead_letters;
     std::map<std::string, int> failures;
     LambdaRouter* router = nullptr;
-    auto factory = testing::router_factory([&](LambdaRouter& r) {
-        r.options.routes = {{Atom("payments"), testing::gated_worker(seen, &downstream_down), {}}};
-        r.on_message = [&](LambdaRouter& self, const PID&, const Message& m) -> Status {
-            if (const auto* failed = m.get<act::MessageRouteFailed>()) {
-                dead_letters.push_back(failed->message.get<To>()->value); // a DLQ
-                const std::string name(failed->name.text());
-                if (!failed->reason.is(Err::Disabled) && ++failures[name] >= 3) {
-                    (void)self.disable_route(failed->name); // open the breaker
+    auto factory = testing::router_factory(
+        [&](LambdaRouter& r) {
+            r.options.routes = {
+                {Atom("payments"), testing::gated_worker(seen, &downstream_down), {}}};
+            r.on_message = [&](LambdaRouter& self, const PID&, const Message& m) -> Status {
+                if (const auto* failed = m.get<act::MessageRouteFailed>()) {
+                    dead_letters.push_back(failed->message.get<To>()->value); // a DLQ
+                    const std::string name(failed->name.text());
+                    if (!failed->reason.is(Err::Disabled) && ++failures[name] >= 3) {
+                        (void)self.disable_route(failed->name); // open the breaker
+                    }
+                } else if (m.is<Probe>() && !downstream_down) {
+                    failures.clear();
+                    (void)self.enable_route(Atom("payments")); // close it again
                 }
-            } else if (m.is<Probe>() && !downstream_down) {
-                failures.clear();
-                (void)self.enable_route(Atom("payments")); // close it again
-            }
-            return ok();
-        };
-    }, &router);
+                return ok();
+            };
+        },
+        &router);
     const PID pid = f.node.spawn(factory, {}, {}).value();
     // Planned maintenance from outside.
     ASSERT_TRUE(router->disable_route(Atom("payments")));
@@ -540,9 +554,14 @@ TEST(RouterUseCases, HotDeployViaReplaceRoute) {
         });
     };
     LambdaRouter* router = nullptr;
-    const PID pid = f.node.spawn(testing::router_factory([&](LambdaRouter& r) {
-        r.options.routes = {{Atom("payments"), slow("v1:"), {}}};
-    }, &router), {}, {}).value();
+    const PID pid = f.node
+                        .spawn(testing::router_factory(
+                                   [&](LambdaRouter& r) {
+                                       r.options.routes = {{Atom("payments"), slow("v1:"), {}}};
+                                   },
+                                   &router),
+                               {}, {})
+                        .value();
     for (const char* value : {"a", "b", "c"}) {
         ASSERT_TRUE(f.node.send(pid, To{Atom("payments"), value}));
     }
@@ -570,10 +589,12 @@ TEST(RouterUseCases, MixedModeMigration) {
     Fixture f;
     Seen external;
     Seen owned;
-    ASSERT_TRUE(f.node.spawn_register(Atom("payments"), recording_worker(external, "ext:"), {}, {}));
+    ASSERT_TRUE(
+        f.node.spawn_register(Atom("payments"), recording_worker(external, "ext:"), {}, {}));
     ASSERT_TRUE(f.node.spawn_register(Atom("reports"), recording_worker(external, "ext:"), {}, {}));
     LambdaRouter* router = nullptr;
-    const PID pid = f.node.spawn(testing::router_factory([](LambdaRouter&) {}, &router), {}, {}).value();
+    const PID pid =
+        f.node.spawn(testing::router_factory([](LambdaRouter&) {}, &router), {}, {}).value();
     auto send_both = [&f, pid](const char* value) {
         ASSERT_TRUE(f.node.send(pid, To{Atom("payments"), value}));
         ASSERT_TRUE(f.node.send(pid, To{Atom("reports"), value}));

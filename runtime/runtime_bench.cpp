@@ -130,8 +130,8 @@ void fan_out(benchmark::State& state) {
             workers.push_back(
                 node.spawn([&hub] { return std::make_unique<Echo>(&hub); }, {}, {}).value());
         }
-        hub = node.spawn([&workers, rounds] { return std::make_unique<Hub>(&workers, rounds); },
-                         {}, {})
+        hub = node.spawn([&workers, rounds] { return std::make_unique<Hub>(&workers, rounds); }, {},
+                         {})
                   .value();
         (void)node.send(hub, Ball{0});
         world.run();

@@ -26,8 +26,8 @@
 namespace routesim::runtime {
 namespace {
 
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 
 constexpr std::size_t actors_max = 20;
 
@@ -50,7 +50,7 @@ struct Program {
 };
 
 std::string_view op_name(OpKind kind) {
-    static constexpr std::string_view names[] = {"send", "call", "kill", "link",
+    static constexpr std::string_view names[] = {"send",    "call", "kill", "link",
                                                  "monitor", "exit", "stop", "spawn"};
     return names[static_cast<std::size_t>(kind)];
 }
@@ -64,13 +64,13 @@ rc::Gen<Op> gen_op() {
     using rc::gen::inRange;
     return rc::gen::build<Op>(
         rc::gen::set(&Op::kind, rc::gen::weightedElement<OpKind>({{8, OpKind::Send},
-                                                                   {5, OpKind::Call},
-                                                                   {1, OpKind::Kill},
-                                                                   {2, OpKind::Link},
-                                                                   {2, OpKind::Monitor},
-                                                                   {1, OpKind::Exit},
-                                                                   {1, OpKind::Stop},
-                                                                   {2, OpKind::Spawn}})),
+                                                                  {5, OpKind::Call},
+                                                                  {1, OpKind::Kill},
+                                                                  {2, OpKind::Link},
+                                                                  {2, OpKind::Monitor},
+                                                                  {1, OpKind::Exit},
+                                                                  {1, OpKind::Stop},
+                                                                  {2, OpKind::Spawn}})),
         rc::gen::set(&Op::actor, inRange<std::uint8_t>(0, actors_max)),
         rc::gen::set(&Op::target, inRange<std::uint8_t>(0, actors_max)),
         rc::gen::set(&Op::arg, rc::gen::arbitrary<std::uint8_t>()),
@@ -494,10 +494,16 @@ TEST(RuntimeProps, CheckerReportsOutOfOrderTake) {
                   {trace::to, std::uint64_t{8}},
                   {trace::queue, std::uint64_t{2}}});
     }
-    bus.emit(at, trace::take, {{trace::pid, std::uint64_t{8}}, {trace::id, std::uint64_t{2}},
-                               {trace::queue, std::uint64_t{2}}, {trace::from, std::uint64_t{7}}});
-    bus.emit(at, trace::take, {{trace::pid, std::uint64_t{8}}, {trace::id, std::uint64_t{2}},
-                               {trace::queue, std::uint64_t{2}}, {trace::from, std::uint64_t{7}}});
+    bus.emit(at, trace::take,
+             {{trace::pid, std::uint64_t{8}},
+              {trace::id, std::uint64_t{2}},
+              {trace::queue, std::uint64_t{2}},
+              {trace::from, std::uint64_t{7}}});
+    bus.emit(at, trace::take,
+             {{trace::pid, std::uint64_t{8}},
+              {trace::id, std::uint64_t{2}},
+              {trace::queue, std::uint64_t{2}},
+              {trace::from, std::uint64_t{7}}});
     bus.emit(at, trace::call, {{trace::caller, std::uint64_t{7}}, {trace::ref, std::uint64_t{1}}});
     checker.finish();
     bus.remove_sink(checker);

@@ -9,8 +9,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 Factory recorder(std::vector<std::string>& seen) {
@@ -128,7 +128,9 @@ TEST(Send, ThrowingCallbackTerminatesWithPanic) {
         actor.on_message = [](LambdaActor&, const PID&, const Message&) -> Status {
             throw std::runtime_error("boom");
         };
-        actor.on_terminate = [&reason](LambdaActor&, const Error& error) { reason = error.message(); };
+        actor.on_terminate = [&reason](LambdaActor&, const Error& error) {
+            reason = error.message();
+        };
     });
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, Text{"x"}));

@@ -14,8 +14,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 using testing::probes::Do;
@@ -290,12 +290,14 @@ TEST(Kill, CurrentCallbackFinishesThenKill) {
     const PID peer = f.node.spawn(probe(peer_log), {}, {}).value();
     const PID pid = f.node.spawn(probe(log), {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, Do{[peer](LambdaActor& self) {
-        EXPECT_TRUE(self.process().node().kill(self.self()));
-        EXPECT_EQ(self.process().state(), ProcessState::Zombee);
-        // Still inside the callback: a send from a Zombee is not allowed (not alive).
-        EXPECT_EQ(self.process().send(peer, Text{"late"}).error(), Err::NotAllowed);
-        return ok();
-    }}));
+                                EXPECT_TRUE(self.process().node().kill(self.self()));
+                                EXPECT_EQ(self.process().state(), ProcessState::Zombee);
+                                // Still inside the callback: a send from a Zombee is not allowed
+                                // (not alive).
+                                EXPECT_EQ(self.process().send(peer, Text{"late"}).error(),
+                                          Err::NotAllowed);
+                                return ok();
+                            }}));
     ASSERT_TRUE(f.node.send(pid, Text{"never"}));
     f.run();
     EXPECT_EQ(f.node.find(pid), nullptr);

@@ -6,15 +6,15 @@
 
 #include <set>
 
+#include "runtime/detail/mutation_hook.hpp"
 #include "runtime/detail/supervisor_strategy.hpp"
 #include "runtime/node_impl.hpp"
-#include "runtime/detail/mutation_hook.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime::act {
 namespace {
 
-constexpr std::uint16_t intensity_default = 5; // §6.1
+constexpr std::uint16_t intensity_default = 5;                      // §6.1
 constexpr sim::Duration period_default = sim::Duration::seconds(5); // §6.1
 
 // §6.2: the self-messages behind handle_child_start / handle_child_terminate (Main queue).
@@ -210,7 +210,8 @@ Inspection Supervisor::handle_inspect(const PID&, const std::vector<std::string>
     return statistics();
 }
 
-void Supervisor::terminate(const Error&) {}
+void Supervisor::terminate(const Error&) {
+}
 
 // -- queries ------------------------------------------------------------------------------
 
@@ -427,8 +428,8 @@ void Supervisor::trace_decision(const detail::SupAction& action, Atom name, cons
                                 const Error& reason) {
     sim::World& world = process().node().world();
     const std::string text = reason.message();
-    world.emit(ev::SupChildExit{self().id, ev::text(name), pid.id, text,
-                                decision_name(action.decision)});
+    world.emit(
+        ev::SupChildExit{self().id, ev::text(name), pid.id, text, decision_name(action.decision)});
     if (action.decision == detail::SupDecision::Restart) {
         world.emit(ev::SupRestart{self().id, ev::text(name), pid.id, text,
                                   std::uint64_t{restart_.intensity}, restart_.period.count_ns()});

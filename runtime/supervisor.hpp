@@ -184,7 +184,7 @@ private:
     SupervisorRestart restart_; // as validated (defaults applied)
     bool handle_child_ = false;
     std::map<PID, Atom> children_; // running children → spec name (ordered: determinism)
-    std::set<PID> preserving_; // running children whose spec preserves the mailbox
+    std::set<PID> preserving_;     // running children whose spec preserves the mailbox
 };
 
 /// Checks a child spec as Ergo does: "invalid child spec Name", "child spec Factory is nil".

@@ -33,7 +33,8 @@ std::set<std::string> keys_of(SupervisorType type) {
     return keys;
 }
 
-template <class Table> void add(std::set<std::string>& keys, const Table& table) {
+template <class Table>
+void add(std::set<std::string>& keys, const Table& table) {
     keys.insert(table.begin(), table.end());
 }
 

@@ -13,8 +13,8 @@ namespace routesim::runtime {
 namespace {
 
 using testing::Fixture;
-using testing::LambdaActor;
 using testing::lambda_factory;
+using testing::LambdaActor;
 using testing::Text;
 
 using TextRing = detail::Ring<std::string>;
@@ -95,8 +95,8 @@ TEST(TakeInPlace, ForwardOfTheTakenMessageToOneselfCopiesIt) {
                 for (int i = 0; i < 3; i++) {
                     EXPECT_TRUE(self.process().send(self.self(), Text{"filler"}));
                 }
-                EXPECT_TRUE(self.process().forward(self.self(), self.current(),
-                                                   MessagePriority::Normal));
+                EXPECT_TRUE(
+                    self.process().forward(self.self(), self.current(), MessagePriority::Normal));
                 EXPECT_EQ(self.process().queue_length(Queue::Main), 4U);
             }
             return ok();
@@ -105,8 +105,8 @@ TEST(TakeInPlace, ForwardOfTheTakenMessageToOneselfCopiesIt) {
     const PID pid = f.node.spawn(factory, {}, {}).value();
     ASSERT_TRUE(f.node.send(pid, Text{"original"}));
     f.run();
-    EXPECT_EQ(seen, (std::vector<std::string>{"original", "filler", "filler", "filler",
-                                              "original"}));
+    EXPECT_EQ(seen,
+              (std::vector<std::string>{"original", "filler", "filler", "filler", "original"}));
 }
 
 TEST(TakeInPlace, QueueLengthDuringAHandlerExcludesTheTakenMessage) {

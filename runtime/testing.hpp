@@ -23,7 +23,9 @@ struct Fixture {
     ~Fixture() { world.trace().remove_sink(memory); }
 
     /// Runs until idle (or `until`).
-    sim::RunOutcome run(std::optional<sim::Instant> until = std::nullopt) { return world.run(until); }
+    sim::RunOutcome run(std::optional<sim::Instant> until = std::nullopt) {
+        return world.run(until);
+    }
 
     /// The records of one kind, in order.
     std::vector<sim::TraceRecord> events(std::string_view kind) const {
@@ -55,10 +57,12 @@ public:
         return on_init ? on_init(*this, args) : act::Actor::init(args);
     }
     Status handle_message(const PID& from, const Message& message) override {
-        return on_message ? on_message(*this, from, message) : act::Actor::handle_message(from, message);
+        return on_message ? on_message(*this, from, message)
+                          : act::Actor::handle_message(from, message);
     }
     act::CallReply handle_call(const PID& from, const Ref& ref, const Message& request) override {
-        return on_call ? on_call(*this, from, ref, request) : act::Actor::handle_call(from, ref, request);
+        return on_call ? on_call(*this, from, ref, request)
+                       : act::Actor::handle_call(from, ref, request);
     }
     Inspection handle_inspect(const PID& from, const std::vector<std::string>& items) override {
         return on_inspect ? on_inspect(*this) : act::Actor::handle_inspect(from, items);

@@ -21,7 +21,9 @@ MutationScope::MutationScope(Mutation mutation) : previous_(active_mutation) {
     active_mutation = mutation;
 }
 
-MutationScope::~MutationScope() { active_mutation = previous_; }
+MutationScope::~MutationScope() {
+    active_mutation = previous_;
+}
 
 bool detail::mutation_active(Mutation mutation) {
     return mutation != Mutation::None && active_mutation == mutation;

@@ -62,7 +62,8 @@ inline std::string_view mutation_name(Mutation mutation) {
 }
 
 /// Switches `mutation` on (for the whole process: runs are single-threaded) until destroyed,
-/// then restores the one before (scopes nest). Defined only in the test runtime (testing_mutation.cpp).
+/// then restores the one before (scopes nest). Defined only in the test runtime
+/// (testing_mutation.cpp).
 class MutationScope {
 public:
     explicit MutationScope(Mutation mutation);

@@ -35,8 +35,8 @@ void marks_reset();
 } // namespace routesim::sim
 
 /// Compiled into every build type. One condition per assert.
-#define RS_ASSERT(condition)                                                                   \
-    ((condition) ? static_cast<void>(0)                                                        \
+#define RS_ASSERT(condition)                                                                       \
+    ((condition) ? static_cast<void>(0)                                                            \
                  : ::routesim::sim::assert_fail(#condition, __FILE__, __LINE__))
 
 /// Marks a rare branch as reached (see sim::mark_count).

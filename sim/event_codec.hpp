@@ -151,7 +151,9 @@ struct FieldCodec<TextOrId> {
 namespace detail {
 
 template <class Enum>
-concept NamedEnum = std::is_enum_v<Enum> && requires { TraceEnumNames<Enum>::names; };
+concept NamedEnum = std::is_enum_v<Enum> && requires {
+    TraceEnumNames<Enum>::names;
+};
 
 /// The FNV-1a 64 of every name of a NamedEnum, computed at compile time.
 template <class Enum>
@@ -168,7 +170,7 @@ inline constexpr auto enum_name_hashes = [] {
 
 /// Enums: by name (a text field) when TraceEnumNames has them, else by underlying value.
 template <class Enum>
-    requires std::is_enum_v<Enum>
+requires std::is_enum_v<Enum>
 struct FieldCodec<Enum> {
     [[gnu::always_inline]] static constexpr TraceValue encode(Enum value) {
         const auto index = static_cast<std::size_t>(value);
@@ -254,8 +256,7 @@ struct EntryMember<EventField<Event, Member>> {
 };
 
 template <class Event, std::size_t I>
-using member_at = typename EntryMember<
-    std::tuple_element_t<I, decltype(Event::fields())>>::type;
+using member_at = typename EntryMember<std::tuple_element_t<I, decltype(Event::fields())>>::type;
 
 template <class Event>
 inline constexpr std::size_t field_count = std::tuple_size_v<decltype(Event::fields())>;
@@ -279,15 +280,13 @@ template <class Event, std::size_t... I>
                                                std::index_sequence<I...>) {
     constexpr auto table = Event::fields();
     bus.emit(at, Event::kind,
-             {TraceField{*std::get<I>(table).key,
-                         FieldCodec<member_at<Event, I>>::encode(
-                             event.*(std::get<I>(table).member))}...});
+             {TraceField{*std::get<I>(table).key, FieldCodec<member_at<Event, I>>::encode(
+                                                      event.*(std::get<I>(table).member))}...});
 }
 
 // True when `actual` is the key `expected`: the same constant, or the same hash and text.
 inline bool same_key(const TraceKey& actual, const TraceKey& expected) {
-    return &actual == &expected ||
-           (actual.hash == expected.hash && actual.name == expected.name);
+    return &actual == &expected || (actual.hash == expected.hash && actual.name == expected.name);
 }
 
 template <class Event, std::size_t... I>
@@ -308,8 +307,7 @@ consteval std::size_t field_index_of(std::index_sequence<I...>) {
     std::size_t index = sizeof...(I);
     (
         [&] {
-            if constexpr (std::is_same_v<decltype(std::get<I>(table).member),
-                                         decltype(Member)>) {
+            if constexpr (std::is_same_v<decltype(std::get<I>(table).member), decltype(Member)>) {
                 if (std::get<I>(table).member == Member) {
                     index = I;
                 }
@@ -337,10 +335,12 @@ template <TraceEventType Event>
 constexpr std::array<std::string_view, event_field_count<Event>> event_field_names() {
     constexpr auto table = Event::fields();
     std::array<std::string_view, event_field_count<Event>> names{};
-    std::apply([&names](const auto&... entry) {
-        std::size_t i = 0;
-        ((names[i++] = entry.key->name), ...);
-    }, table);
+    std::apply(
+        [&names](const auto&... entry) {
+            std::size_t i = 0;
+            ((names[i++] = entry.key->name), ...);
+        },
+        table);
     return names;
 }
 
@@ -382,7 +382,8 @@ std::array<std::string, event_field_count<Event>> event_field_types() {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
         return std::array<std::string, event_field_count<Event>>{
             field_type_name<detail::member_at<Event, I>>()...};
-    }(std::make_index_sequence<event_field_count<Event>>{});
+    }
+    (std::make_index_sequence<event_field_count<Event>>{});
 }
 
 /// The index of the field held by `Member` (a pointer to a member of an event struct).

@@ -27,8 +27,9 @@ struct Fault {
     TraceText tag;
     TraceText detail;
     static constexpr auto fields() {
-        return std::tuple{field(key::site, &Fault::site), field(key::occurrence, &Fault::occurrence),
-                          field(key::tag, &Fault::tag), field(key::detail, &Fault::detail)};
+        return std::tuple{field(key::site, &Fault::site),
+                          field(key::occurrence, &Fault::occurrence), field(key::tag, &Fault::tag),
+                          field(key::detail, &Fault::detail)};
     }
 };
 

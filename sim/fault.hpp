@@ -80,9 +80,9 @@ private:
 
     Prng prng_;
     TraceBus& trace_;
-    std::vector<Site> sites_;        // indexed by FaultSiteId, in interning order
-    std::vector<ArmedRule> rules_;   // in the order added
-    bool has_rules_ = false;         // !rules_.empty(), one byte to test
+    std::vector<Site> sites_;      // indexed by FaultSiteId, in interning order
+    std::vector<ArmedRule> rules_; // in the order added
+    bool has_rules_ = false;       // !rules_.empty(), one byte to test
 };
 
 } // namespace routesim::sim

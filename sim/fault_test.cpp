@@ -27,8 +27,8 @@ TEST(FaultPlan, UnarmedSiteNeverFires) {
 
 TEST(FaultPlan, NthOccurrenceFiresOnce) {
     PlanFixture f;
-    f.plan.add_rule(FaultRule{.site = "take.panic", .trigger = FaultTrigger::Nth, .nth = 3,
-                              .tag = "worker"});
+    f.plan.add_rule(
+        FaultRule{.site = "take.panic", .trigger = FaultTrigger::Nth, .nth = 3, .tag = "worker"});
     const FaultSiteId site = f.plan.site("take.panic");
     std::vector<bool> fired;
     for (int i = 0; i < 6; i++) {
@@ -46,8 +46,10 @@ TEST(FaultPlan, NthOccurrenceFiresOnce) {
 
 TEST(FaultPlan, AtTimeFiresFromThatInstantOn) {
     PlanFixture f;
-    f.plan.add_rule(FaultRule{.site = "s", .trigger = FaultTrigger::AtTime,
-                              .at = Instant::from_ns(100), .firings_max = 2});
+    f.plan.add_rule(FaultRule{.site = "s",
+                              .trigger = FaultTrigger::AtTime,
+                              .at = Instant::from_ns(100),
+                              .firings_max = 2});
     const FaultSiteId site = f.plan.site("s");
     EXPECT_FALSE(f.plan.should_fire(site, Instant::from_ns(99)));
     EXPECT_TRUE(f.plan.should_fire(site, Instant::from_ns(100)));

@@ -64,8 +64,7 @@ std::uint64_t Prng::below(std::uint64_t bound) {
 
 std::int64_t Prng::between(std::int64_t low, std::int64_t high) {
     RS_ASSERT(low <= high);
-    const std::uint64_t span =
-        static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+    const std::uint64_t span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
     if (span == UINT64_MAX) {
         return static_cast<std::int64_t>(next_u64());
     }

@@ -88,8 +88,7 @@ private:
 /// A Result that carries no value and whose error is a one-byte enum: one 16-bit word, zero
 /// for success (so that success is returned by clearing a register).
 template <class E>
-    requires(std::is_enum_v<E> && sizeof(E) == 1)
-class [[nodiscard]] Result<void, E> {
+requires(std::is_enum_v<E> && sizeof(E) == 1) class [[nodiscard]] Result<void, E> {
 public:
     Result() noexcept {}
     template <class F>

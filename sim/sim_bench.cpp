@@ -33,8 +33,8 @@ void run_steps(benchmark::State& state, Policy policy) {
     for (auto _ : state) {
         SchedulerOptions options;
         options.policy = policy;
-        World world(WorldOptions{.seed = 1, .scheduler = options,
-                                 .limits = Limits{.events_max = UINT64_MAX}});
+        World world(WorldOptions{
+            .seed = 1, .scheduler = options, .limits = Limits{.events_max = UINT64_MAX}});
         EmptyTasks runner(world, steps);
         world.set_runner(runner);
         for (TaskId task = 0; task < tasks; task++) {

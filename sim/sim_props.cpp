@@ -40,8 +40,9 @@ public:
 
     void start() {
         for (const TimerSpec& timer : program_.timers) {
-            world_.schedule_at(Instant::from_ns(timer.due_ns),
-                               [this, timer] { add_work(timer.task % program_.task_count, timer.work); });
+            world_.schedule_at(Instant::from_ns(timer.due_ns), [this, timer] {
+                add_work(timer.task % program_.task_count, timer.work);
+            });
         }
     }
 
@@ -51,7 +52,8 @@ public:
         steps_++;
         world_.emit(kind_work, {{key_task, task}, {key_left, std::uint64_t{work_[task]}}});
         if (steps_ % 3 == 0) {
-            const auto other = static_cast<std::uint32_t>((task * 7 + steps_) % program_.task_count);
+            const auto other =
+                static_cast<std::uint32_t>((task * 7 + steps_) % program_.task_count);
             world_.schedule_after(Duration::nanoseconds(static_cast<std::int64_t>(steps_ % 5)),
                                   [this, other] {
                                       world_.emit(kind_wake, {{key_task, std::uint64_t{other}}});
@@ -178,7 +180,8 @@ RC_GTEST_PROP(SimProps, QueueNeverPopsBeforeAnEarlierDueEntry, ()) {
 }
 
 RC_GTEST_PROP(SimProps, TimersFireAtTheirDueTimeInOrder, ()) {
-    const auto dues = *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::arbitrary<std::uint16_t>());
+    const auto dues =
+        *rc::gen::container<std::vector<std::uint16_t>>(rc::gen::arbitrary<std::uint16_t>());
     World world(WorldOptions{});
     struct NoTasks final : StepRunner {
         void run_step(TaskId) override { RS_ASSERT(false); }

@@ -24,8 +24,8 @@ TEST(Duration, PrintsLargestExactUnit) {
 }
 
 TEST(Duration, RoundTripsThroughText) {
-    for (std::int64_t ns : std::initializer_list<std::int64_t>{1, 999, 1000, 123456789,
-                                                             3'000'000'000, INT64_MAX}) {
+    for (std::int64_t ns :
+         std::initializer_list<std::int64_t>{1, 999, 1000, 123456789, 3'000'000'000, INT64_MAX}) {
         const Duration span = Duration::nanoseconds(ns);
         EXPECT_EQ(parse_duration(format_duration(span)).value(), span) << ns;
     }
@@ -45,8 +45,7 @@ TEST(Duration, RejectsOverflow) {
     EXPECT_FALSE(parse_duration("9223372036854775808ns").has_value());
     EXPECT_FALSE(parse_duration("9223372037s").has_value());
     EXPECT_TRUE(parse_duration("9223372036s").has_value());
-    EXPECT_NE(parse_duration("99999999999999999999s").error().find("overflows"),
-              std::string::npos);
+    EXPECT_NE(parse_duration("99999999999999999999s").error().find("overflows"), std::string::npos);
 }
 
 TEST(Instant, AdditionSaturatesAtMax) {

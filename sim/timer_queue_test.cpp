@@ -46,7 +46,8 @@ TEST(TimerQueue, FiresByDueThenRankThenPushOrderAndSkipsCancelled) {
                 return std::get<2>(entry) == index;
             });
             EXPECT_EQ(queue.cancel(ids[index]), live);
-            std::erase_if(model, [index](const auto& entry) { return std::get<2>(entry) == index; });
+            std::erase_if(model,
+                          [index](const auto& entry) { return std::get<2>(entry) == index; });
         } else {
             queue.drop_cancelled_head();
             ASSERT_FALSE(queue.empty());

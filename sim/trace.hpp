@@ -35,7 +35,8 @@ class TraceValue {
 public:
     enum class Type : std::uint8_t { Int, Uint, Bool, Text };
 
-    constexpr TraceValue(std::int64_t value) : word_(static_cast<std::uint64_t>(value)), type_(Type::Int) {}
+    constexpr TraceValue(std::int64_t value)
+        : word_(static_cast<std::uint64_t>(value)), type_(Type::Int) {}
     constexpr TraceValue(std::uint64_t value) : word_(value), type_(Type::Uint) {}
     constexpr TraceValue(int value) : TraceValue(static_cast<std::int64_t>(value)) {}
     constexpr TraceValue(bool value) : word_(value ? 1U : 0U), type_(Type::Bool) {}
@@ -196,8 +197,8 @@ private:
             for (std::size_t i = 0; i < count_; i++) {
                 // Member by member, not as a block, so that each read is forwarded from the
                 // caller's store and the caller's array disappears.
-                ::new (static_cast<void*>(&items_[i])) TraceField{fields[i].key,
-                                                                  rebuilt(fields[i].value)};
+                ::new (static_cast<void*>(&items_[i]))
+                    TraceField{fields[i].key, rebuilt(fields[i].value)};
                 if (fields[i].value.is_premixed()) {
                     check_premixed(fields[i], i);
                 }
@@ -205,7 +206,8 @@ private:
         }
         FieldCopy(const FieldCopy&) = delete;
         FieldCopy& operator=(const FieldCopy&) = delete;
-        ~FieldCopy() {}
+        ~FieldCopy() {
+        }
         /// The copied fields, or `original` when the list was too long to copy.
         const TraceField* data(const TraceField* original) const {
             return count_ > fields_copied_max ? original : items_;
@@ -239,10 +241,9 @@ private:
 #pragma GCC unroll 8
         for (std::size_t i = 0; i < count; i++) {
             const TraceValue& value = fields[i].value;
-            premixes += value.is_premixed()
-                            ? value.premix()
-                            : TraceHasher::premix(fields[i].key.hash, value.type(),
-                                                  value.hash_word(), i);
+            premixes += value.is_premixed() ? value.premix()
+                                            : TraceHasher::premix(fields[i].key.hash, value.type(),
+                                                                  value.hash_word(), i);
         }
         hasher_.fold(TraceHasher::head(kind.hash, at.ns()));
         hasher_.fold(count + premixes * TraceHasher::lane_multiplier);

@@ -105,8 +105,11 @@ TEST(JsonlSink, WritesFieldsNamedLikeHeaderKeysWithALeadingUnderscore) {
     bus.add_sink(sink);
     bus.add_sink(memory);
     bus.emit(Instant::from_ns(2), TraceKey{"spawn"},
-             {{TraceKey{"kind"}, "Router"}, {TraceKey{"_kind"}, "x"}, {TraceKey{"t"}, 1},
-              {TraceKey{"seq"}, 2}, {TraceKey{"kinds"}, 3}});
+             {{TraceKey{"kind"}, "Router"},
+              {TraceKey{"_kind"}, "x"},
+              {TraceKey{"t"}, 1},
+              {TraceKey{"seq"}, 2},
+              {TraceKey{"kinds"}, 3}});
     const std::string line =
         "{\"seq\":0,\"t\":2,\"kind\":\"spawn\",\"_kind\":\"Router\",\"__kind\":\"x\","
         "\"_t\":1,\"_seq\":2,\"kinds\":3}";

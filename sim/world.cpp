@@ -27,11 +27,8 @@ std::string_view stop_reason_name(StopReason reason) {
 }
 
 World::World(WorldOptions options)
-    : seed_(options.seed),
-      limits_(options.limits),
-      events_stop_(options.limits.events_max),
-      root_(options.seed),
-      scheduler_(std::move(options.scheduler), root_.fork("scheduler")),
+    : seed_(options.seed), limits_(options.limits), events_stop_(options.limits.events_max),
+      root_(options.seed), scheduler_(std::move(options.scheduler), root_.fork("scheduler")),
       faults_(root_.fork("faults"), trace_) {
     previous_context_ = set_assert_context(AssertContext{&seed_, &now_ns_, &events_});
 }

@@ -59,11 +59,11 @@ enum class TimerLane : std::uint8_t {
 
 /// Why a run ended.
 enum class StopReason : std::uint8_t {
-    Idle,         ///< nothing runnable and no timer due
-    Until,        ///< the requested end time was reached
-    EventLimit,   ///< Limits::events_max reached (failure)
-    TimeLimit,    ///< Limits::time_max passed (failure)
-    Requested,    ///< someone called request_stop (for example a monitor's violation)
+    Idle,       ///< nothing runnable and no timer due
+    Until,      ///< the requested end time was reached
+    EventLimit, ///< Limits::events_max reached (failure)
+    TimeLimit,  ///< Limits::time_max passed (failure)
+    Requested,  ///< someone called request_stop (for example a monitor's violation)
 };
 
 /// The printable name of a stop reason.
@@ -115,18 +115,18 @@ public:
     /// The same for any other callable (a lambda): kept in the timer's slot as it is, with no
     /// std::function around it (no allocation when its captures fit 56 bytes).
     template <class Callback>
-        requires(std::is_invocable_r_v<void, std::decay_t<Callback>&> &&
-                 !std::is_same_v<std::decay_t<Callback>, std::function<void()>>)
-    TimerId schedule_at(Instant due, Callback&& callback, TimerLane lane = TimerLane::Runtime,
-                        std::uint32_t order = 0) {
+    requires(std::is_invocable_r_v<void, std::decay_t<Callback>&> &&
+             !std::is_same_v<std::decay_t<Callback>, std::function<void()>>) TimerId
+        schedule_at(Instant due, Callback&& callback, TimerLane lane = TimerLane::Runtime,
+                    std::uint32_t order = 0) {
         RS_ASSERT(due.ns() >= now_ns_);
         return timers_.push(due.ns(), rank_of(lane, order), std::forward<Callback>(callback));
     }
     template <class Callback>
-        requires(std::is_invocable_r_v<void, std::decay_t<Callback>&> &&
-                 !std::is_same_v<std::decay_t<Callback>, std::function<void()>>)
-    TimerId schedule_after(Duration delay, Callback&& callback,
-                           TimerLane lane = TimerLane::Runtime, std::uint32_t order = 0) {
+    requires(std::is_invocable_r_v<void, std::decay_t<Callback>&> &&
+             !std::is_same_v<std::decay_t<Callback>, std::function<void()>>) TimerId
+        schedule_after(Duration delay, Callback&& callback, TimerLane lane = TimerLane::Runtime,
+                       std::uint32_t order = 0) {
         RS_ASSERT(delay >= Duration::zero());
         return schedule_at(now() + delay, std::forward<Callback>(callback), lane, order);
     }

@@ -59,9 +59,8 @@ TEST(World, CancelledTimerNeitherFiresNorMovesTheClock) {
     World world(WorldOptions{});
     Recorder recorder(world);
     world.set_runner(recorder);
-    const TimerId timer = world.schedule_at(Instant::from_ns(1000), [&] {
-        recorder.log.push_back("late");
-    });
+    const TimerId timer =
+        world.schedule_at(Instant::from_ns(1000), [&] { recorder.log.push_back("late"); });
     EXPECT_EQ(world.timers_pending(), 1U);
     EXPECT_TRUE(world.cancel(timer));
     EXPECT_FALSE(world.cancel(timer));
@@ -166,16 +165,17 @@ TEST(World, LanesOrderTimersAtOneInstant) {
     Recorder recorder(world);
     world.set_runner(recorder);
     world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("runtime"); });
-    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("fault"); }, TimerLane::Faults);
-    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("workload-1"); },
-                      TimerLane::Workload, 1);
-    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("workload-0"); },
-                      TimerLane::Workload, 0);
-    world.schedule_at(Instant::zero(), [&] { recorder.log.push_back("action"); },
-                      TimerLane::Actions, 7);
+    world.schedule_at(
+        Instant::zero(), [&] { recorder.log.push_back("fault"); }, TimerLane::Faults);
+    world.schedule_at(
+        Instant::zero(), [&] { recorder.log.push_back("workload-1"); }, TimerLane::Workload, 1);
+    world.schedule_at(
+        Instant::zero(), [&] { recorder.log.push_back("workload-0"); }, TimerLane::Workload, 0);
+    world.schedule_at(
+        Instant::zero(), [&] { recorder.log.push_back("action"); }, TimerLane::Actions, 7);
     world.run();
-    EXPECT_EQ(recorder.log, (std::vector<std::string>{"action", "workload-0", "workload-1",
-                                                      "runtime", "fault"}));
+    EXPECT_EQ(recorder.log,
+              (std::vector<std::string>{"action", "workload-0", "workload-1", "runtime", "fault"}));
 }
 
 } // namespace

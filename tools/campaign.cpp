@@ -7,8 +7,8 @@
 
 #include "sim/prng.hpp"
 #include "tools/campaign_detail.hpp"
-#include "tools/shrink.hpp"
 #include "tools/fuzz/race_observer.hpp"
+#include "tools/shrink.hpp"
 
 namespace routesim::tools {
 
@@ -99,7 +99,8 @@ double Stopwatch::seconds() const {
 }
 
 Stopwatch::Stopwatch() {
-    start_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    start_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 FailureRecord record_failure(std::uint64_t index, std::uint64_t seed, const RunResult& result) {
@@ -199,7 +200,9 @@ public:
             progress_.update(result_.runs, result_.failures.size(), result_.coverage);
         }
     }
-    void on_failure(FailureRecord record) override { result_.failures.push_back(std::move(record)); }
+    void on_failure(FailureRecord record) override {
+        result_.failures.push_back(std::move(record));
+    }
     void on_done() override { result_.coverage = tally_.as_map(); }
 
 private:

@@ -32,9 +32,11 @@ void Progress::draw(std::uint64_t runs, std::size_t failures,
     const double elapsed = clock_.seconds();
     const double rate = elapsed > 0 ? static_cast<double>(runs) / elapsed : 0.0;
     static const std::size_t windows_known = fuzz::coverage_windows().size();
-    std::fprintf(stderr, "\rfuzz: %llu runs, %.0f runs/s, %zu failures, coverage %zu/%zu windows, "
-                         "%zu (route state, event) pairs   ",
-                 static_cast<unsigned long long>(runs), rate, failures, windows, windows_known, pairs);
+    std::fprintf(stderr,
+                 "\rfuzz: %llu runs, %.0f runs/s, %zu failures, coverage %zu/%zu windows, "
+                 "%zu (route state, event) pairs   ",
+                 static_cast<unsigned long long>(runs), rate, failures, windows, windows_known,
+                 pairs);
     std::fflush(stderr);
     drawn_ = true;
 }
@@ -102,7 +104,9 @@ public:
         write_line(fd_, line);
     }
     void on_done() override {
-        write_line(fd_, json{{"line", "summary"}, {"runs", runs_}, {"coverage", coverage_json(coverage_.as_map())}});
+        write_line(fd_, json{{"line", "summary"},
+                             {"runs", runs_},
+                             {"coverage", coverage_json(coverage_.as_map())}});
     }
 
 private:
@@ -255,8 +259,9 @@ void run_forked(const scenarios::Scenario& scenario, const CampaignOptions& opti
         result.slices.push_back(IndexSlice{options.shard_index + job * options.shard_count,
                                            options.shard_count * options.jobs, worker.runs});
         if (!worker.summarised || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            std::fprintf(stderr, "routesim fuzz: worker %d ended abnormally (status %d) after %llu "
-                                 "runs; its last run is lost (an RS_ASSERT above names its seed)\n",
+            std::fprintf(stderr,
+                         "routesim fuzz: worker %d ended abnormally (status %d) after %llu "
+                         "runs; its last run is lost (an RS_ASSERT above names its seed)\n",
                          static_cast<int>(worker.pid), status,
                          static_cast<unsigned long long>(worker.runs));
             result.worker_crashed = true;

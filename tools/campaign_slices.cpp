@@ -96,8 +96,8 @@ std::optional<Wide> first_common(const Progression& p, const Progression& q) {
     }
     // p.first + p.stride * k lies in q's residue class for k = (difference / gcd) * x mod m.
     const Wide modulus = q.stride / b.gcd;
-    const Wide k = floor_mod(floor_mod(difference / b.gcd, modulus) * floor_mod(b.x, modulus),
-                             modulus);
+    const Wide k =
+        floor_mod(floor_mod(difference / b.gcd, modulus) * floor_mod(b.x, modulus), modulus);
     const Wide solution = p.first + p.stride * k;
     const Wide period = p.stride * modulus;
     const Wide smallest = low + floor_mod(solution - low, period);

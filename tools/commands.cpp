@@ -15,7 +15,8 @@
 namespace routesim::tools {
 namespace {
 
-nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios::RunResult& result) {
+nlohmann::json result_json(const scenarios::Scenario& scenario,
+                           const scenarios::RunResult& result) {
     nlohmann::json out;
     out["scenario"] = scenario.name;
     out["seed"] = result.seed;
@@ -29,37 +30,46 @@ nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios:
     out["root_failure"] = result.root_failure;
     out["decisions"] = result.decisions;
     for (const auto& check : result.checks) {
-        out["checks"].push_back({{"what", check.what}, {"expected", check.expected},
-                                 {"actual", check.actual}, {"ok", check.ok},
-                                 {"pointer", check.pointer}, {"at_ns", check.at.ns()}});
+        out["checks"].push_back({{"what", check.what},
+                                 {"expected", check.expected},
+                                 {"actual", check.actual},
+                                 {"ok", check.ok},
+                                 {"pointer", check.pointer},
+                                 {"at_ns", check.at.ns()}});
     }
     for (const auto& invariant : result.invariants) {
         out["invariants"][invariant.name] = invariant.verdict;
     }
     for (const auto& violation : result.violations) {
-        nlohmann::json item{{"invariant", violation.invariant}, {"at_ns", violation.at.ns()},
+        nlohmann::json item{{"invariant", violation.invariant},
+                            {"at_ns", violation.at.ns()},
                             {"explanation", violation.explanation}};
         for (const auto& witness : violation.witnesses) {
-            item["witnesses"].push_back({{"seq", witness.seq}, {"at_ns", witness.at.ns()},
-                                         {"event", witness.text}});
+            item["witnesses"].push_back(
+                {{"seq", witness.seq}, {"at_ns", witness.at.ns()}, {"event", witness.text}});
         }
         out["violations"].push_back(item);
     }
     const auto& ledger = result.ledger;
-    out["ledger"] = {{"sent", ledger.sent}, {"handled", ledger.handled},
+    out["ledger"] = {{"sent", ledger.sent},           {"handled", ledger.handled},
                      {"discarded", ledger.discarded}, {"route_failed", ledger.route_failed},
                      {"unhandled", ledger.unhandled}, {"dropped", ledger.dropped},
                      {"queued", ledger.queued}};
     for (const auto& router : result.routers) {
-        nlohmann::json item{{"path", router.path}, {"pid", router.pid}, {"alive", router.alive},
+        nlohmann::json item{{"path", router.path},
+                            {"pid", router.pid},
+                            {"alive", router.alive},
                             {"forwarded", router.counters.forwarded},
                             {"discarded", router.counters.discarded},
                             {"failed", router.counters.failed},
                             {"restarts", router.counters.restarts},
                             {"route_failed", router.route_failed}};
         for (const auto& row : router.routes) {
-            item["routes"].push_back({{"name", row.name}, {"state", row.state}, {"pid", row.pid},
-                                      {"restarts", row.restarts}, {"exited", row.exited}});
+            item["routes"].push_back({{"name", row.name},
+                                      {"state", row.state},
+                                      {"pid", row.pid},
+                                      {"restarts", row.restarts},
+                                      {"exited", row.exited}});
         }
         if (router.died_at.has_value()) {
             // A router that died: `routes` and the counters are its last table.
@@ -68,8 +78,8 @@ nlohmann::json result_json(const scenarios::Scenario& scenario, const scenarios:
         out["routers"].push_back(item);
     }
     for (const auto& [name, record] : result.clients) {
-        out["clients"][name] = {{"received", record.received}, {"types", record.types},
-                                {"errors", record.errors}};
+        out["clients"][name] = {
+            {"received", record.received}, {"types", record.types}, {"errors", record.errors}};
     }
     return out;
 }

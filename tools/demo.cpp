@@ -52,15 +52,12 @@ struct Token {
 class TokenRing final : public sim::StepRunner {
 public:
     TokenRing(sim::World& world, const DemoOptions& options)
-        : world_(world),
-          options_(options),
-          prng_(world.stream("workload")),
+        : world_(world), options_(options), prng_(world.stream("workload")),
           inboxes_(options.task_count) {}
 
     void start() {
         for (std::uint32_t token = 0; token < options_.token_count; token++) {
-            deliver(static_cast<std::uint32_t>(prng_.below(options_.task_count)),
-                    Token{token, 0});
+            deliver(static_cast<std::uint32_t>(prng_.below(options_.task_count)), Token{token, 0});
         }
     }
 

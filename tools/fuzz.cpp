@@ -17,9 +17,9 @@
 #include "sim/trace.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/commands.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "tools/fuzz_detail.hpp"
 #include "tools/shrink.hpp"
-#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools {
 namespace {
@@ -153,8 +153,8 @@ std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOption
                   << ")\n";
     }
     const detail::Stopwatch clock;
-    ShrinkInput shrink{&input.document, first.seed, options.scheduler, options.semantics, &failing,
-                       first.key};
+    ShrinkInput shrink{&input.document,   first.seed, options.scheduler,
+                       options.semantics, &failing,   first.key};
     auto reproducer = shrink_failure(shrink);
     if (!reproducer) {
         std::cout << "  shrink failed: " << reproducer.error() << "\n";
@@ -175,8 +175,8 @@ std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOption
     for (const std::string& line : repro.witnesses) {
         std::cout << "    " << line << "\n";
     }
-    std::cout << "  shrunk: " << sizes_text(repro.before, repro.after) << "; "
-              << repro.candidates << " candidate runs in " << clock.seconds() << " s\n";
+    std::cout << "  shrunk: " << sizes_text(repro.before, repro.after) << "; " << repro.candidates
+              << " candidate runs in " << clock.seconds() << " s\n";
     const std::string replay =
         detail::replay_command(path.string(), repro.document, repro.result.semantics);
     std::cout << "  replay: " << replay << "\n";
@@ -230,7 +230,8 @@ int merge_command(const FuzzArgs& args) {
         }
     }
     print_coverage(result.coverage);
-    const std::filesystem::path path = std::filesystem::path(args.out) / (result.scenario + ".results.json");
+    const std::filesystem::path path =
+        std::filesystem::path(args.out) / (result.scenario + ".results.json");
     if (!write_file(path, merged.value().dump(2) + "\n")) {
         return exit_failed;
     }
@@ -258,7 +259,8 @@ void coverage_row(std::ostream& out, std::string_view indent, std::string_view n
 
 /// Windows in their fixed order, then windows this build does not know (a merged results file
 /// from another version), then the ones never reached.
-void coverage_windows_text(std::ostream& out, const std::map<std::string, CoverageCount>& coverage) {
+void coverage_windows_text(std::ostream& out,
+                           const std::map<std::string, CoverageCount>& coverage) {
     const std::vector<std::string> windows = fuzz::coverage_windows();
     std::vector<std::string> missed;
     out << "  windows:\n";
@@ -437,8 +439,8 @@ int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& op
     const double rate =
         result.elapsed_s > 0 ? static_cast<double>(result.runs) / result.elapsed_s : 0;
     std::cout << "runs: " << result.runs << " in " << result.elapsed_s << " s ("
-              << static_cast<std::uint64_t>(rate) << " runs/s), failures: "
-              << result.failures.size() << "\n";
+              << static_cast<std::uint64_t>(rate)
+              << " runs/s), failures: " << result.failures.size() << "\n";
     const std::map<std::uint64_t, Shrunk> shrunk = report_failures(args, input, options, result);
     print_coverage(result.coverage);
     const std::filesystem::path results =

@@ -24,16 +24,16 @@ namespace routesim::tools {
 struct FuzzArgs {
     std::string file;
     std::optional<std::uint64_t> runs;
-    std::string time;               ///< wall-clock budget ("30s"); empty: none
+    std::string time; ///< wall-clock budget ("30s"); empty: none
     std::uint64_t seed = 1;
     std::string scheduler = "random";
-    std::string semantics;          ///< empty: the scenario's
+    std::string semantics; ///< empty: the scenario's
     std::uint32_t jobs = 1;
-    std::string shard;              ///< "K/N"; empty: 0/1
+    std::string shard; ///< "K/N"; empty: 0/1
     std::string out = "fuzz-out";
-    std::vector<std::string> merge; ///< results files to merge instead of fuzzing
-    std::uint64_t max_failures = 0; ///< stop after this many failing runs (0: never)
-    std::uint32_t shrink_max = 4;   ///< distinct failures to shrink (0: none)
+    std::vector<std::string> merge;      ///< results files to merge instead of fuzzing
+    std::uint64_t max_failures = 0;      ///< stop after this many failing runs (0: never)
+    std::uint32_t shrink_max = 4;        ///< distinct failures to shrink (0: none)
     std::optional<std::uint64_t> replay; ///< run only the campaign run with this run seed
 };
 

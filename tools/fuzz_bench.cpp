@@ -35,7 +35,8 @@ void run_campaign_runs(benchmark::State& state, sim::Policy scheduler, bool shar
     std::uint64_t index = 0;
     std::uint64_t events = 0;
     for (auto _ : state) {
-        scenarios::RunSettings settings = fuzz_settings(run_seed(1, index++), scheduler, std::nullopt);
+        scenarios::RunSettings settings =
+            fuzz_settings(run_seed(1, index++), scheduler, std::nullopt);
         settings.cache = shared_cache ? &cache : nullptr;
         settings.monitors = shared_cache ? &monitors : nullptr;
         settings.summarise_passing = !shared_cache; // as a campaign's runs (run_slice)

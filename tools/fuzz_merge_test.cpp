@@ -85,8 +85,8 @@ TEST(FuzzMerge, OverlappingFilesCountEachRunOnce) {
     const json even = campaign(scenario, 300, 0, 2, 2);
     const json odd = campaign(scenario, 300, 1, 2);
     const std::vector<std::pair<std::vector<json>, std::size_t>> cases = {
-        {{whole, whole}, 1},        {{prefix, whole}, 1}, {{whole, prefix}, 1},
-        {{even, odd, even}, 1},     {{even, odd}, 0},     {{even, odd, even, whole}, 3}};
+        {{whole, whole}, 1},    {{prefix, whole}, 1}, {{whole, prefix}, 1},
+        {{even, odd, even}, 1}, {{even, odd}, 0},     {{even, odd, even, whole}, 3}};
     for (const auto& [inputs, left] : cases) {
         std::vector<std::string> left_out;
         auto merged = merge_results(inputs, {}, &left_out);

@@ -17,18 +17,19 @@ TEST(FuzzCommands, ShellWordsQuoteOnlyWhatNeedsIt) {
 }
 
 TEST(FuzzCommands, RerunCarriesSeedSchedulerAndSemantics) {
-    EXPECT_EQ(detail::rerun_command("a b.json", 42, sim::Policy::Pct,
-                                    scenarios::Semantics::Upstream),
-              "routesim fuzz 'a b.json' --replay 42 --scheduler pct --semantics upstream");
+    EXPECT_EQ(
+        detail::rerun_command("a b.json", 42, sim::Policy::Pct, scenarios::Semantics::Upstream),
+        "routesim fuzz 'a b.json' --replay 42 --scheduler pct --semantics upstream");
 }
 
 TEST(FuzzCommands, ReplayRepeatsTheReproducersRunSection) {
     const nlohmann::json document{{"run", {{"seed", 9}, {"scheduler", "fifo"}}}};
-    EXPECT_EQ(detail::replay_command("out/x-9.repro.json", document,
-                                     scenarios::Semantics::Documented),
-              "routesim run out/x-9.repro.json --seed 9 --scheduler fifo --semantics documented");
-    const nlohmann::json pinned{{"run", {{"seed", 17911839290282890590ULL}, {"scheduler", "pct"},
-                                         {"semantics", "upstream"}}}};
+    EXPECT_EQ(
+        detail::replay_command("out/x-9.repro.json", document, scenarios::Semantics::Documented),
+        "routesim run out/x-9.repro.json --seed 9 --scheduler fifo --semantics documented");
+    const nlohmann::json pinned{
+        {"run",
+         {{"seed", 17911839290282890590ULL}, {"scheduler", "pct"}, {"semantics", "upstream"}}}};
     EXPECT_EQ(detail::replay_command("r.json", pinned, scenarios::Semantics::Documented),
               "routesim run r.json --seed 17911839290282890590 --scheduler pct --semantics "
               "upstream");

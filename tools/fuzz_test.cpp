@@ -20,9 +20,9 @@
 #include "sim/prng.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/fuzz.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "tools/shrink.hpp"
 #include "tools/shrink_detail.hpp"
-#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools {
 namespace {
@@ -34,9 +34,8 @@ const std::string source_dir = ROUTESIM_SOURCE_DIR;
 /// The bound of the default tests: every planted race must fail within this many runs.
 constexpr std::uint64_t runs_bound = 200;
 
-const std::vector<std::string> race_files = {
-    "call-during-pending-replace", "disable-races-kill", "restart-races-pool-forward",
-    "kill-during-restart"};
+const std::vector<std::string> race_files = {"call-during-pending-replace", "disable-races-kill",
+                                             "restart-races-pool-forward", "kill-during-restart"};
 
 struct Loaded {
     json document;
@@ -49,7 +48,8 @@ Loaded load(const std::string& path) {
     text << in.rdbuf();
     auto scenario = scenarios::load_scenario_text(text.str(), path);
     EXPECT_TRUE(scenario.has_value()) << (scenario ? "" : scenario.error().to_string());
-    return Loaded{json::parse(text.str()), scenario ? std::move(scenario).value() : scenarios::Scenario{}};
+    return Loaded{json::parse(text.str()),
+                  scenario ? std::move(scenario).value() : scenarios::Scenario{}};
 }
 
 Loaded load_race(const std::string& name) {
@@ -73,8 +73,8 @@ Reproducer shrink_first(const Loaded& race, const CampaignOptions& options) {
     const FailureRecord& first = campaign.failures.front();
     const scenarios::RunResult failing = scenarios::run_scenario(
         race.scenario, fuzz_settings(first.seed, options.scheduler, options.semantics));
-    ShrinkInput input{&race.document, first.seed, options.scheduler, options.semantics, &failing,
-                      first.key};
+    ShrinkInput input{&race.document,    first.seed, options.scheduler,
+                      options.semantics, &failing,   first.key};
     auto reproducer = shrink_failure(input);
     EXPECT_TRUE(reproducer.has_value()) << (reproducer ? "" : reproducer.error());
     return reproducer ? std::move(reproducer).value() : Reproducer{};
@@ -108,7 +108,8 @@ TEST(FuzzRaces, EachIsFoundWithinTheBound) {
             options.scheduler = scheduler;
             const CampaignResult result = run_campaign(load_race(name).scenario, options);
             EXPECT_EQ(result.runs, runs_bound);
-            ASSERT_FALSE(result.failures.empty()) << name << " under " << sim::policy_name(scheduler);
+            ASSERT_FALSE(result.failures.empty())
+                << name << " under " << sim::policy_name(scheduler);
             EXPECT_EQ(result.failures.front().key.kind, "check") << name;
         }
     }
@@ -160,10 +161,12 @@ TEST(FuzzRaces, AimedKillIsPinnedBetweenSteps) {
 }
 
 TEST(FuzzCoverage, RacesReachTheirWindows) {
-    const CampaignResult pending = run_campaign(load_race("call-during-pending-replace").scenario, bounded());
+    const CampaignResult pending =
+        run_campaign(load_race("call-during-pending-replace").scenario, bounded());
     EXPECT_GT(pending.coverage.count("window:call_routed_while_pending_replace"), 0U);
     EXPECT_GT(pending.coverage.count("pending_replace x call:owned"), 0U);
-    const CampaignResult restart = run_campaign(load_race("kill-during-restart").scenario, bounded());
+    const CampaignResult restart =
+        run_campaign(load_race("kill-during-restart").scenario, bounded());
     EXPECT_GT(restart.coverage.count("window:kill_during_supervisor_restart"), 0U);
 }
 
@@ -251,11 +254,13 @@ TEST(FuzzCoverage, EveryWindowARaceCampaignReachesIsAKnownWindow) {
         EXPECT_GT(count.runs, 0U) << key;
         EXPECT_GE(count.events, count.runs) << key;
         if (key.starts_with("window:")) {
-            EXPECT_NE(std::find(windows.begin(), windows.end(), key.substr(7)), windows.end()) << key;
+            EXPECT_NE(std::find(windows.begin(), windows.end(), key.substr(7)), windows.end())
+                << key;
         } else {
             const std::size_t at = key.find(" x ");
             ASSERT_NE(at, std::string::npos) << key;
-            EXPECT_NE(std::find(states.begin(), states.end(), key.substr(0, at)), states.end()) << key;
+            EXPECT_NE(std::find(states.begin(), states.end(), key.substr(0, at)), states.end())
+                << key;
         }
     }
 }
@@ -296,8 +301,11 @@ TEST(FuzzShards, ShardsMergeToTheWholeCampaign) {
 
 TEST(FuzzShards, MergeRejectsOtherDocumentsAndOtherScenarios) {
     EXPECT_FALSE(merge_results({json{{"format", "something-else"}}}).has_value());
-    const json a{{"format", "routesim-fuzz-results/2"}, {"scenario", "a"},   {"runs", 0},
-                 {"campaigns", json::array()},          {"failures", json::array()},
+    const json a{{"format", "routesim-fuzz-results/2"},
+                 {"scenario", "a"},
+                 {"runs", 0},
+                 {"campaigns", json::array()},
+                 {"failures", json::array()},
                  {"coverage", json::object()}};
     json b = a;
     b["scenario"] = "b";
@@ -327,9 +335,10 @@ TEST(FuzzJobs, WorkerProcessesFindWhatOneProcessFinds) {
 /// a pinned replay differs by the fault events the fuzzer alone emits).
 json behaviour(const scenarios::RunResult& result) {
     // Not the end time: the original keeps its random-fault timers until the run goes quiet.
-    json out{{"decisions", result.decisions}, {"stop", sim::stop_reason_name(result.outcome.reason)},
-             {"sent", result.ledger.sent}, {"handled", result.ledger.handled},
-             {"dropped", result.ledger.dropped}, {"route_failed", result.ledger.route_failed}};
+    json out{
+        {"decisions", result.decisions},    {"stop", sim::stop_reason_name(result.outcome.reason)},
+        {"sent", result.ledger.sent},       {"handled", result.ledger.handled},
+        {"dropped", result.ledger.dropped}, {"route_failed", result.ledger.route_failed}};
     for (const auto& router : result.routers) {
         json routes = json::array();
         for (const auto& row : router.routes) {
@@ -352,11 +361,12 @@ TEST(FuzzPins, PinnedFaultsReplayTheRunTheyCameFrom) {
     std::uint64_t pinned = 0;
     std::set<std::string> origins;
     for (std::uint64_t index = 0; index < 40; index++) {
-        scenarios::RunSettings settings = fuzz_settings(run_seed(1, index), sim::Policy::Random, std::nullopt);
+        scenarios::RunSettings settings =
+            fuzz_settings(run_seed(1, index), sim::Policy::Random, std::nullopt);
         settings.stop_on_violation = false;
         const scenarios::RunResult original = scenarios::run_scenario(small.scenario, settings);
-        ShrinkInput input{&small.document, run_seed(1, index), sim::Policy::Random, std::nullopt,
-                          &original, FailureKey{"check", "none"}};
+        ShrinkInput input{&small.document, run_seed(1, index), sim::Policy::Random,
+                          std::nullopt,    &original,          FailureKey{"check", "none"}};
         const auto document = detail::pinned_document(input);
         if (!document.has_value()) {
             continue; // a spawn failure during the build: only the seed replays it
@@ -364,7 +374,8 @@ TEST(FuzzPins, PinnedFaultsReplayTheRunTheyCameFrom) {
         pinned++;
         for (const auto& fault : original.faults) {
             const std::size_t colon = fault.origin.find(':');
-            origins.insert(colon == std::string::npos ? fault.origin : fault.origin.substr(0, colon + 1));
+            origins.insert(colon == std::string::npos ? fault.origin
+                                                      : fault.origin.substr(0, colon + 1));
         }
         scenarios::RunSettings plain;
         plain.check_determinism = false;
@@ -410,7 +421,8 @@ TEST(FuzzCache, SharedMessagesChangeNothing) {
         const Loaded loaded = load(file);
         scenarios::MessageCache cache(loaded.scenario);
         for (std::uint64_t index = 0; index < 60; index++) {
-            scenarios::RunSettings plain = fuzz_settings(run_seed(7, index), sim::Policy::Random, std::nullopt);
+            scenarios::RunSettings plain =
+                fuzz_settings(run_seed(7, index), sim::Policy::Random, std::nullopt);
             scenarios::RunSettings shared = plain;
             shared.cache = &cache;
             const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, plain);
@@ -454,15 +466,16 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
     // in turn, so it is also rebuilt when the invariants change; the races make violations.
     const std::vector<std::string> files = campaign_equivalence_files();
     // Every third run breaks a routing rule, so violations come and go between runs.
-    const std::array<runtime::Mutation, 3> mutations = {runtime::Mutation::None,
-                                                        runtime::Mutation::DropSender,
-                                                        runtime::Mutation::DiscardCountedAsForwarded};
+    const std::array<runtime::Mutation, 3> mutations = {
+        runtime::Mutation::None, runtime::Mutation::DropSender,
+        runtime::Mutation::DiscardCountedAsForwarded};
     scenarios::MonitorKit kit;
     std::size_t failing_runs = 0;
     for (const std::string& file : files) {
         const Loaded loaded = load(file);
         for (std::uint64_t index = 0; index < 40; index++) {
-            scenarios::RunSettings fresh = fuzz_settings(run_seed(11, index), sim::Policy::Random, std::nullopt);
+            scenarios::RunSettings fresh =
+                fuzz_settings(run_seed(11, index), sim::Policy::Random, std::nullopt);
             scenarios::RunSettings reused = fresh;
             reused.monitors = &kit;
             const runtime::MutationScope broken(mutations[index % mutations.size()]);

@@ -63,8 +63,7 @@ int run_demo_command(const DemoArgs& args) {
     std::cout << "scheduler: " << args.scheduler << "\n";
     std::cout << "stop: " << sim::stop_reason_name(result.outcome.reason) << " at "
               << sim::format_instant(result.outcome.end) << "\n";
-    std::cout << "events: " << result.outcome.events << " (trace " << result.trace_events
-              << ")\n";
+    std::cout << "events: " << result.outcome.events << " (trace " << result.trace_events << ")\n";
     std::cout << "hops: " << result.hops << "\n";
     std::cout << "decisions: " << result.decisions.size() << "\n";
     if (trace_file.is_open()) {
@@ -114,8 +113,9 @@ void add_demo(CLI::App& app, Cli& cli) {
     cli.demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
     CLI::App& demo = *cli.demo;
     demo.footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
-    tools::add_seed_flag(demo, "Root seed, 0 to 2^64-1",
-                         [&args](std::uint64_t seed) { args.seed = seed; }, cli.demo_flag_error);
+    tools::add_seed_flag(
+        demo, "Root seed, 0 to 2^64-1", [&args](std::uint64_t seed) { args.seed = seed; },
+        cli.demo_flag_error);
     demo.add_option("--scheduler", args.scheduler, "fifo, random or pct")
         ->check(CLI::IsMember({"fifo", "random", "pct"}));
     demo.add_option("--pct-depth", args.pct_depth, "PCT bug depth")->check(CLI::Range(1, 64));
@@ -157,8 +157,9 @@ void add_fuzz(CLI::App& app, Cli& cli) {
     fuzz.add_option("--runs", args.runs, "Number of runs (default 1000, or unbounded with --time)")
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
     fuzz.add_option("--time", args.time, "Wall-clock budget (\"30s\")");
-    tools::add_seed_flag(fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
-                         [&args](std::uint64_t seed) { args.seed = seed; }, cli.fuzz_flag_error);
+    tools::add_seed_flag(
+        fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
+        [&args](std::uint64_t seed) { args.seed = seed; }, cli.fuzz_flag_error);
     fuzz.add_option("--scheduler", args.scheduler, "random or pct")
         ->check(CLI::IsMember({"random", "pct"}));
     fuzz.add_option("--semantics", args.semantics, "documented or upstream")

@@ -35,9 +35,12 @@ using nlohmann::json;
 namespace detail {
 
 json failure_json(const FailureRecord& record) {
-    return json{{"index", record.index},         {"seed", record.seed},
-                {"kind", record.key.kind},       {"name", record.key.name},
-                {"at_ns", record.at_ns},         {"explanation", record.explanation},
+    return json{{"index", record.index},
+                {"seed", record.seed},
+                {"kind", record.key.kind},
+                {"name", record.key.name},
+                {"at_ns", record.at_ns},
+                {"explanation", record.explanation},
                 {"trace_hash", sim::format_hash(record.trace_hash)}};
 }
 

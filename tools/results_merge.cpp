@@ -76,8 +76,8 @@ sim::Result<std::vector<RunSet>, std::string> sets_of(const json& campaign, cons
     for (std::size_t i = 0; i < campaign["slices"].size(); i++) {
         const json& slice = campaign["slices"][i];
         const std::string here = at + "/slices/" + std::to_string(i);
-        const char* key = slice.is_object() ? missing_uint(slice, {"first", "stride", "count"})
-                                            : "first";
+        const char* key =
+            slice.is_object() ? missing_uint(slice, {"first", "stride", "count"}) : "first";
         if (key != nullptr) {
             return sim::fail(expected(name, here + "/" + key, "an unsigned integer"));
         }
@@ -86,8 +86,9 @@ sim::Result<std::vector<RunSet>, std::string> sets_of(const json& campaign, cons
                                slice["count"].get<std::uint64_t>()};
         if (value.stride == 0 || value.stride > index_limit || value.first >= index_limit ||
             value.count > index_limit / value.stride) {
-            return sim::fail(expected(name, here, "first < 2^62, 1 <= stride <= 2^62 and "
-                                                  "stride * count <= 2^62"));
+            return sim::fail(expected(name, here,
+                                      "first < 2^62, 1 <= stride <= 2^62 and "
+                                      "stride * count <= 2^62"));
         }
         sets.push_back(RunSet{campaign["root_seed"].get<std::uint64_t>(),
                               campaign["scheduler"].get<std::string>(),
@@ -128,8 +129,8 @@ std::optional<std::string> check_entries(const json& document, const std::string
 sim::Result<Part, std::string> read_part(const json& document, const std::string& name) {
     if (!document.is_object() || !has_string(document, "format") ||
         document["format"] != results_format) {
-        const bool old = document.is_object() && document.value("format", json()) ==
-                                                     "routesim-fuzz-results/1";
+        const bool old =
+            document.is_object() && document.value("format", json()) == "routesim-fuzz-results/1";
         return sim::fail(expected(name, "/format", std::string("\"") + results_format + "\"") +
                          (old ? " (a /1 file does not say which runs it holds; run its campaign "
                                 "again)"
@@ -160,8 +161,8 @@ sim::Result<Part, std::string> read_part(const json& document, const std::string
         }
     }
     if (runs != document["runs"].get<std::uint64_t>()) {
-        return sim::fail(expected(name, "/runs", "the sum of the slice counts (" +
-                                                     std::to_string(runs) + ")"));
+        return sim::fail(
+            expected(name, "/runs", "the sum of the slice counts (" + std::to_string(runs) + ")"));
     }
     return part;
 }
@@ -223,8 +224,8 @@ std::optional<std::string> disagreement(const Part& inner, const Part& outer) {
     auto conflict = [&](const RunKey& key, const json* in, const json* out) {
         return inner.name + " and " + outer.name + " disagree about run seed " +
                std::to_string(std::get<2>(key)) + " (scheduler " + std::get<0>(key) +
-               ", semantics " + std::get<1>(key) + "): " + inner.name + " has " +
-               outcome_text(in) + ", " + outer.name + " has " + outcome_text(out);
+               ", semantics " + std::get<1>(key) + "): " + inner.name + " has " + outcome_text(in) +
+               ", " + outer.name + " has " + outcome_text(out);
     };
     for (const auto& [key, item] : inner_failures) {
         const auto found = outer_failures.find(key);

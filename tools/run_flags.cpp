@@ -38,10 +38,16 @@ sim::Result<std::uint64_t, std::string> parse_size(std::string_view text) {
         std::string_view suffix;
         std::uint64_t bytes;
     };
-    static constexpr Unit units[] = {
-        {"", 1},          {"B", 1},           {"KiB", 1ULL << 10}, {"MiB", 1ULL << 20},
-        {"GiB", 1ULL << 30}, {"TiB", 1ULL << 40}, {"kB", 1000},       {"MB", 1000'000},
-        {"GB", 1000'000'000}, {"TB", 1000'000'000'000}};
+    static constexpr Unit units[] = {{"", 1},
+                                     {"B", 1},
+                                     {"KiB", 1ULL << 10},
+                                     {"MiB", 1ULL << 20},
+                                     {"GiB", 1ULL << 30},
+                                     {"TiB", 1ULL << 40},
+                                     {"kB", 1000},
+                                     {"MB", 1000'000},
+                                     {"GB", 1000'000'000},
+                                     {"TB", 1000'000'000'000}};
     const std::size_t digits_end = std::min(text.find_first_not_of("0123456789"), text.size());
     const std::string_view suffix = text.substr(digits_end);
     std::uint64_t count = 0;
@@ -108,8 +114,9 @@ std::string replay_command(const RunArgs& args, std::uint64_t seed) {
 
 void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
     command.add_option("file", args.file, "Scenario file")->required()->type_name("FILE");
-    add_seed_flag(command, "Root seed, 0 to 2^64-1 (overrides run.seed)",
-                  [&args](std::uint64_t seed) { args.seed = seed; }, error)
+    add_seed_flag(
+        command, "Root seed, 0 to 2^64-1 (overrides run.seed)",
+        [&args](std::uint64_t seed) { args.seed = seed; }, error)
         ->type_name("N");
     command
         .add_option("--scheduler", args.scheduler, "fifo, random or pct (overrides run.scheduler)")
@@ -120,22 +127,25 @@ void add_run_flags(CLI::App& command, RunArgs& args, std::string& error) {
                     "documented or upstream (overrides run.semantics)")
         ->check(CLI::IsMember({"documented", "upstream"}))
         ->type_name("NAME");
-    command.add_option("--until", args.until,
-                       "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left "
-                       "to do (overrides run.until)")
+    command
+        .add_option("--until", args.until,
+                    "Stop at this virtual time (\"250ms\"), or \"idle\" when nothing is left "
+                    "to do (overrides run.until)")
         ->type_name("D");
     command.add_option("--trace", args.trace_path, "Write the trace as JSON Lines")
         ->type_name("FILE");
-    add_parsed_flag(command,
-                    {"--trace-max",
-                     "Largest --trace file: bytes, or with a unit (512MiB, 1GiB, 2GB); "
-                     "default 1GiB. The trace stops there, the run goes on",
-                     parse_size},
-                    [&args](std::uint64_t bytes) { args.trace_bytes_max = bytes; }, error)
+    add_parsed_flag(
+        command,
+        {"--trace-max",
+         "Largest --trace file: bytes, or with a unit (512MiB, 1GiB, 2GB); "
+         "default 1GiB. The trace stops there, the run goes on",
+         parse_size},
+        [&args](std::uint64_t bytes) { args.trace_bytes_max = bytes; }, error)
         ->type_name("SIZE");
-    command.add_option("--save-repro", args.save_repro,
-                       "Write the scenario with this run's seed, scheduler, semantics and until "
-                       "pinned in its run section, so that `routesim run FILE` replays it")
+    command
+        .add_option("--save-repro", args.save_repro,
+                    "Write the scenario with this run's seed, scheduler, semantics and until "
+                    "pinned in its run section, so that `routesim run FILE` replays it")
         ->type_name("FILE");
 }
 

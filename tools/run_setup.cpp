@@ -33,8 +33,8 @@ sim::Result<void, std::string> check_outputs(const std::string& input,
                                              const std::vector<OutputFile>& outputs) {
     for (const OutputFile& output : outputs) {
         if (same_file(output.path, input)) {
-            return sim::fail(output.flag + ": " + output.path +
-                             " would overwrite the input file " + input);
+            return sim::fail(output.flag + ": " + output.path + " would overwrite the input file " +
+                             input);
         }
     }
     for (std::size_t later = 1; later < outputs.size(); later++) {
@@ -50,7 +50,8 @@ sim::Result<void, std::string> check_outputs(const std::string& input,
 }
 
 CappedTraceSink::CappedTraceSink(std::ostream& out, std::uint64_t bytes_max)
-    : out_(out), bytes_max_(bytes_max), format_(line_) {}
+    : out_(out), bytes_max_(bytes_max), format_(line_) {
+}
 
 void CappedTraceSink::on_event(const sim::TraceEvent& event) {
     if (stopped_) {
@@ -92,8 +93,7 @@ sim::Result<std::string, std::string> pinned_scenario(std::string_view text,
     run["scheduler"] = scenarios::spelling(settings.scheduler.value_or(scenario.run.scheduler));
     run["semantics"] = scenarios::spelling(settings.semantics.value_or(scenario.run.semantics));
     const std::optional<sim::Instant> until =
-        settings.until_idle ? std::nullopt
-                            : (settings.until ? settings.until : scenario.run.until);
+        settings.until_idle ? std::nullopt : (settings.until ? settings.until : scenario.run.until);
     run["until"] = until ? sim::format_instant(*until) : std::string("idle");
     return document.dump(2) + "\n";
 }

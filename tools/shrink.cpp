@@ -8,8 +8,8 @@
 #include "scenarios/format/loader.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
-#include "tools/shrink_detail.hpp"
 #include "tools/fuzz/race_observer.hpp"
+#include "tools/shrink_detail.hpp"
 
 namespace routesim::tools {
 
@@ -67,8 +67,8 @@ void set_run(json& document, const ShrinkInput& input, const std::vector<std::ui
     }
     // Replay falls back to the canonical (fifo) choice when the log runs out, so an empty log
     // is a fifo run; a non-empty one names the policy that made it.
-    run["scheduler"] = schedule.empty() ? std::string("fifo")
-                                        : std::string(sim::policy_name(input.scheduler));
+    run["scheduler"] =
+        schedule.empty() ? std::string("fifo") : std::string(sim::policy_name(input.scheduler));
     if (input.semantics.has_value()) {
         run["semantics"] = std::string(scenarios::spelling(*input.semantics));
     }
@@ -79,11 +79,12 @@ void set_run(json& document, const ShrinkInput& input, const std::vector<std::ui
 void describe_reproducer(json& document, const ShrinkInput& input, bool pinned) {
     document.erase("$schema");
     const std::string original = document.value("description", "");
-    document["description"] =
-        "Reproducer of " + input.failure.describe() + ", found by routesim fuzz (seed " +
-        std::to_string(input.seed) + ", scheduler " + std::string(sim::policy_name(input.scheduler)) +
-        (pinned ? "; random faults pinned as timeline actions" : "; random faults replayed from the seed") +
-        ")." + (original.empty() ? "" : " Scenario: " + original);
+    document["description"] = "Reproducer of " + input.failure.describe() +
+                              ", found by routesim fuzz (seed " + std::to_string(input.seed) +
+                              ", scheduler " + std::string(sim::policy_name(input.scheduler)) +
+                              (pinned ? "; random faults pinned as timeline actions"
+                                      : "; random faults replayed from the seed") +
+                              ")." + (original.empty() ? "" : " Scenario: " + original);
 }
 
 } // namespace
@@ -150,7 +151,8 @@ Evaluator::Evaluator(const ShrinkInput& input) : input_(input) {
     }
 }
 
-std::optional<RunResult> Evaluator::run(const json& document, const scenarios::RunSettings& settings) {
+std::optional<RunResult> Evaluator::run(const json& document,
+                                        const scenarios::RunSettings& settings) {
     auto loaded = scenarios::load_scenario_text(document.dump(), "reproducer");
     if (!loaded) {
         return std::nullopt;
@@ -206,20 +208,22 @@ ShrinkSizes sizes_of(const json& document) {
 namespace {
 
 std::string describe_record(const sim::TraceRecord& record) {
-    std::string text = "#" + std::to_string(record.seq) + " at " + time_text(record.at) + ": " +
-                       record.kind;
+    std::string text =
+        "#" + std::to_string(record.seq) + " at " + time_text(record.at) + ": " + record.kind;
     for (const auto& [key, value] : record.fields) {
         text += " " + key + "=";
-        std::visit([&text](const auto& v) {
-            using V = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<V, std::string>) {
-                text += v;
-            } else if constexpr (std::is_same_v<V, bool>) {
-                text += v ? "true" : "false";
-            } else {
-                text += std::to_string(v);
-            }
-        }, value);
+        std::visit(
+            [&text](const auto& v) {
+                using V = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<V, std::string>) {
+                    text += v;
+                } else if constexpr (std::is_same_v<V, bool>) {
+                    text += v ? "true" : "false";
+                } else {
+                    text += std::to_string(v);
+                }
+            },
+            value);
     }
     return text;
 }
@@ -319,8 +323,9 @@ sim::Result<Reproducer, std::string> shrink_failure(const ShrinkInput& input) {
         reproducer.pinned = false;
         candidate = detail::fallback_document(input);
         if (!evaluator.holds(*candidate)) {
-            return sim::fail("seed " + std::to_string(input.seed) + ": replaying the failing run (" +
-                             input.failure.describe() + ") did not reproduce it");
+            return sim::fail("seed " + std::to_string(input.seed) +
+                             ": replaying the failing run (" + input.failure.describe() +
+                             ") did not reproduce it");
         }
     }
     reproducer.before = detail::sizes_of(*candidate);

@@ -68,8 +68,8 @@ bool holds_structural(json& candidate, Evaluator& evaluator) {
     if (zeros == 0) {
         return false;
     }
-    json shifted = with_schedule(candidate, {schedule.begin() + static_cast<std::ptrdiff_t>(zeros),
-                                             schedule.end()});
+    json shifted = with_schedule(
+        candidate, {schedule.begin() + static_cast<std::ptrdiff_t>(zeros), schedule.end()});
     if (!evaluator.holds(shifted)) {
         return false;
     }
@@ -175,7 +175,8 @@ std::vector<Pointer> expect_leaves(const json& document) {
     return leaves;
 }
 
-json without_leaves(json document, const std::vector<Pointer>& leaves, const std::vector<bool>& keep) {
+json without_leaves(json document, const std::vector<Pointer>& leaves,
+                    const std::vector<bool>& keep) {
     // Later leaves first, so that array indices of earlier ones stay valid; then drop the
     // containers left empty (never `expect` itself).
     for (std::size_t i = leaves.size(); i > 0; i--) {
@@ -309,10 +310,12 @@ bool pass_schedule(json& document, Evaluator& evaluator) {
         return false;
     }
     // Truncate: the tail falls back to the canonical choice.
-    for (std::size_t chunk = std::max<std::size_t>(schedule.size() / 2, 1); chunk >= 1; chunk /= 2) {
+    for (std::size_t chunk = std::max<std::size_t>(schedule.size() / 2, 1); chunk >= 1;
+         chunk /= 2) {
         while (schedule.size() >= chunk &&
-               evaluator.holds(with_schedule(document, {schedule.begin(),
-                                                        schedule.end() - static_cast<std::ptrdiff_t>(chunk)}))) {
+               evaluator.holds(with_schedule(
+                   document,
+                   {schedule.begin(), schedule.end() - static_cast<std::ptrdiff_t>(chunk)}))) {
             schedule.resize(schedule.size() - chunk);
         }
         if (chunk == 1) {

@@ -72,7 +72,8 @@ private:
             return json{{"hash", "key"}, {"routes", routes}};
         case 2:
             return json{{"by_type", {{"A", routes.front()}, {"B", routes.back()}}},
-                        {"default", *rc::gen::elementOf(std::vector<std::string>{"discard", routes.front()})}};
+                        {"default",
+                         *rc::gen::elementOf(std::vector<std::string>{"discard", routes.front()})}};
         case 3:
             return json{{"field", "target"}, {"default", routes.front()}};
         default:
@@ -88,7 +89,9 @@ private:
             names.push_back("r" + std::to_string(i));
             routes.push_back(json{{"name", names.back()}, {"worker", draw_worker(depth + 1)}});
         }
-        json router{{"kind", "router"}, {"routes", routes}, {"route_message", draw_rule(names)},
+        json router{{"kind", "router"},
+                    {"routes", routes},
+                    {"route_message", draw_rule(names)},
                     {"route_call", draw_rule(names)}};
         if (!name.empty()) {
             router["name"] = name;
@@ -103,13 +106,15 @@ private:
             return draw_actor();
         }
         if (kind < 9) {
-            return json{{"kind", "pool"}, {"size", *rc::gen::inRange(1, 4)}, {"worker", draw_actor()}};
+            return json{
+                {"kind", "pool"}, {"size", *rc::gen::inRange(1, 4)}, {"worker", draw_actor()}};
         }
         return draw_router(depth, ""); // an unregistered router as a route's worker
     }
 
     json draw_supervisor(int depth) {
-        static const std::vector<std::string> types = {"one_for_one", "all_for_one", "rest_for_one"};
+        static const std::vector<std::string> types = {"one_for_one", "all_for_one",
+                                                       "rest_for_one"};
         static const std::vector<std::string> strategies = {"transient", "temporary", "permanent"};
         json children = json::array();
         const int count = *rc::gen::inRange(1, 4);
@@ -126,9 +131,10 @@ private:
         return json{{"kind", "supervisor"},
                     {"name", "sup:" + std::to_string(next_name_++)},
                     {"type", *rc::gen::elementOf(types)},
-                    {"restart", {{"strategy", *rc::gen::elementOf(strategies)},
-                                 {"intensity", *rc::gen::inRange(1, 10)},
-                                 {"period", duration_us(100, 5000)}}},
+                    {"restart",
+                     {{"strategy", *rc::gen::elementOf(strategies)},
+                      {"intensity", *rc::gen::inRange(1, 10)},
+                      {"period", duration_us(100, 5000)}}},
                     {"children", children}};
     }
 
@@ -169,9 +175,9 @@ private:
     }
 
     json draw_timeline() {
-        static const std::vector<std::string> verbs = {"disable_route", "enable_route", "remove_route",
-                                                       "replace_route", "respawn_route", "add_route",
-                                                       "kill"};
+        static const std::vector<std::string> verbs = {
+            "disable_route", "enable_route", "remove_route", "replace_route",
+            "respawn_route", "add_route",    "kill"};
         json timeline = json::array();
         const int count = *rc::gen::inRange(1, 4);
         for (int i = 0; i < count; i++) {
@@ -180,7 +186,8 @@ private:
             const std::string route = *rc::gen::elementOf(router.routes);
             json action{{"at", duration_us(0, 2000)}};
             if (verb == "kill") {
-                action["kill"] = *rc::gen::inRange(0, 2) == 0 ? router.name : router.name + "/" + route;
+                action["kill"] =
+                    *rc::gen::inRange(0, 2) == 0 ? router.name : router.name + "/" + route;
             } else {
                 json argument{{"router", router.name},
                               {"name", verb == "add_route" ? "extra" + std::to_string(i) : route}};
@@ -196,8 +203,8 @@ private:
     }
 
     json draw_faults() {
-        static const std::vector<std::string> classes = {"route_workers", "pool_workers", "workers",
-                                                         "routers", "pools", "supervisors"};
+        static const std::vector<std::string> classes = {
+            "route_workers", "pool_workers", "workers", "routers", "pools", "supervisors"};
         json faults = json::object();
         if (has(6)) {
             faults["kill"] = json{{"targets", json::array({*rc::gen::elementOf(classes)})},
@@ -242,12 +249,16 @@ RC_GTEST_PROP(SwarmProps, InvariantsHoldUnderAimedFaultsAndRandomSchedules, ()) 
     const auto scenario = scenarios::load_scenario_text(document.dump(), "swarm.json");
     RC_ASSERT(scenario.has_value());
     const auto seed = *rc::gen::arbitrary<std::uint64_t>();
-    const sim::Policy policy = *rc::gen::elementOf(std::vector<sim::Policy>{sim::Policy::Random, sim::Policy::Pct});
+    const sim::Policy policy =
+        *rc::gen::elementOf(std::vector<sim::Policy>{sim::Policy::Random, sim::Policy::Pct});
     const scenarios::RunResult result =
         scenarios::run_scenario(scenario.value(), fuzz_settings(seed, policy, std::nullopt));
     RC_LOG() << "seed " << seed << " scheduler " << sim::policy_name(policy) << "\n"
-             << document.dump(2) << "\n" << describe(result);
-    RC_TAG(result.outcome.events < 100 ? "events<100" : result.outcome.events < 1000 ? "events<1000" : "events>=1000",
+             << document.dump(2) << "\n"
+             << describe(result);
+    RC_TAG(result.outcome.events < 100    ? "events<100"
+           : result.outcome.events < 1000 ? "events<1000"
+                                          : "events>=1000",
            result.faults.empty() ? "no faults fired" : "faults fired",
            result.root_failure.empty() ? "root started" : "root failed");
     RC_ASSERT(result.violations.empty());

@@ -40,7 +40,8 @@ void check_bounded(Budget budget, Testable&& testable) {
     }
     // STYLE §6: default tests use fixed seeds; RC_PARAMS=seed=<n> picks another.
     const char* rc_params = std::getenv("RC_PARAMS");
-    if (rc_params == nullptr || std::string_view(rc_params).find("seed") == std::string_view::npos) {
+    if (rc_params == nullptr ||
+        std::string_view(rc_params).find("seed") == std::string_view::npos) {
         params.seed = budget.seed;
     }
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -49,16 +49,16 @@ struct NodeSpec {
 
 /// One timeline operation, applied between steps at its virtual time.
 enum class OpKind : std::uint8_t {
-    Send,          ///< a client sends Work to an entry (a router or pool)
-    Call,          ///< a client calls an entry with Work
-    RouteAdmin,    ///< a router runs a management call on its admin path (inside, R37)
-    OutsideAdmin,  ///< documented profile: the harness calls a management method (§8)
-    PoolAdmin,     ///< a pool adds or removes workers from its admin path (§5)
-    SupAdmin,      ///< a supervisor disables/enables/starts a child (§6.8)
-    KillWorker,    ///< Node.Kill of a live leaf worker
-    KillNode,      ///< Node.Kill of a live router, pool or supervisor (not the root)
-    ExitWorker,    ///< SendExit with an abnormal reason to a live leaf worker
-    Inspect,       ///< compare every live router's Inspect counters with the trace
+    Send,         ///< a client sends Work to an entry (a router or pool)
+    Call,         ///< a client calls an entry with Work
+    RouteAdmin,   ///< a router runs a management call on its admin path (inside, R37)
+    OutsideAdmin, ///< documented profile: the harness calls a management method (§8)
+    PoolAdmin,    ///< a pool adds or removes workers from its admin path (§5)
+    SupAdmin,     ///< a supervisor disables/enables/starts a child (§6.8)
+    KillWorker,   ///< Node.Kill of a live leaf worker
+    KillNode,     ///< Node.Kill of a live router, pool or supervisor (not the root)
+    ExitWorker,   ///< SendExit with an abnormal reason to a live leaf worker
+    Inspect,      ///< compare every live router's Inspect counters with the trace
 };
 
 struct Op {
@@ -67,10 +67,10 @@ struct Op {
     std::uint32_t target = 0;  ///< picks an entry, router, pool, supervisor or victim
     std::uint32_t key = 0;     ///< workload key (routers hash it, R10)
     std::uint32_t client = 0;
-    std::uint32_t action = 0;  ///< admin: which operation
-    std::uint32_t name = 0;    ///< admin: which route / child
-    std::uint32_t burst = 1;   ///< workload: messages sent back to back (queues build up)
-    bool crash = false;        ///< workload: the worker that takes it crashes (panics)
+    std::uint32_t action = 0; ///< admin: which operation
+    std::uint32_t name = 0;   ///< admin: which route / child
+    std::uint32_t burst = 1;  ///< workload: messages sent back to back (queues build up)
+    bool crash = false;       ///< workload: the worker that takes it crashes (panics)
     std::int32_t timeout_ms = 5;
 };
 
@@ -81,10 +81,10 @@ struct TopologyCase {
     sim::Policy policy = sim::Policy::Random;
     std::uint32_t pct_depth = 3;
     std::uint64_t seed = 1;
-    std::uint32_t take_panic_ppm = 0;  ///< fault point take.panic (crash at take)
-    std::uint32_t spawn_fail_ppm = 0;  ///< fault point spawn.init_fail (spawn failures)
+    std::uint32_t take_panic_ppm = 0; ///< fault point take.panic (crash at take)
+    std::uint32_t spawn_fail_ppm = 0; ///< fault point spawn.init_fail (spawn failures)
     std::uint32_t clients = 1;
-    std::uint32_t free_workers = 1;    ///< registered top-level workers "free0".. (R17)
+    std::uint32_t free_workers = 1; ///< registered top-level workers "free0".. (R17)
     std::vector<Op> ops;
 };
 

@@ -46,9 +46,8 @@ NodeKind draw_kind(int depth, Focus focus) {
     }
     if (focus != Focus::Mixed) {
         // Focused cases keep the subject's children simple, so the rule under test is hit.
-        return *rc::gen::weightedElement<NodeKind>({{6, NodeKind::Worker},
-                                                    {1, focus == Focus::Pool ? NodeKind::Pool
-                                                                             : NodeKind::Router}});
+        return *rc::gen::weightedElement<NodeKind>(
+            {{6, NodeKind::Worker}, {1, focus == Focus::Pool ? NodeKind::Pool : NodeKind::Router}});
     }
     return *rc::gen::weightedElement<NodeKind>({{7, NodeKind::Worker},
                                                 {4, NodeKind::Router},
@@ -76,19 +75,20 @@ NodeSpec draw_node(int depth, Focus focus) {
         break;
     case NodeKind::Supervisor:
         children = *rc::gen::inRange(1, 4);
-        node.sup_type = *rc::gen::element(SupervisorType::OneForOne, SupervisorType::AllForOne,
-                                          SupervisorType::RestForOne,
-                                          SupervisorType::SimpleOneForOne);
-        node.strategy = *rc::gen::weightedElement<SupervisorStrategy>(
-            {{2, SupervisorStrategy::Transient},
-             {3, SupervisorStrategy::Permanent},
-             {1, SupervisorStrategy::Temporary}});
+        node.sup_type =
+            *rc::gen::element(SupervisorType::OneForOne, SupervisorType::AllForOne,
+                              SupervisorType::RestForOne, SupervisorType::SimpleOneForOne);
+        node.strategy =
+            *rc::gen::weightedElement<SupervisorStrategy>({{2, SupervisorStrategy::Transient},
+                                                           {3, SupervisorStrategy::Permanent},
+                                                           {1, SupervisorStrategy::Temporary}});
         if (focus == Focus::Supervisor && depth == 1) {
             node.strategy = SupervisorStrategy::Permanent; // every kill is a restart decision
         }
         // A root supervisor that gives up early ends the case: give it more room.
-        node.intensity = static_cast<std::uint16_t>(
-            depth == 1 && focus == Focus::Mixed ? *rc::gen::inRange(3, 9) : *rc::gen::inRange(1, 5));
+        node.intensity = static_cast<std::uint16_t>(depth == 1 && focus == Focus::Mixed
+                                                        ? *rc::gen::inRange(3, 9)
+                                                        : *rc::gen::inRange(1, 5));
         node.period_ms = *rc::gen::element(5, 50, 1000);
         node.keep_order = *rc::gen::arbitrary<bool>();
         node.sofo_instances = *rc::gen::inRange(1, 4);
@@ -207,9 +207,9 @@ const char* kind_name(NodeKind kind) {
 }
 
 const char* op_name(OpKind kind) {
-    static constexpr const char* names[] = {"send", "call", "route_admin", "outside_admin",
-                                            "pool_admin", "sup_admin", "kill_worker",
-                                            "kill_node", "exit_worker", "inspect"};
+    static constexpr const char* names[] = {
+        "send",      "call",        "route_admin", "outside_admin", "pool_admin",
+        "sup_admin", "kill_worker", "kill_node",   "exit_worker",   "inspect"};
     return names[static_cast<int>(kind)];
 }
 
@@ -245,7 +245,8 @@ rc::Gen<TopologyCase> gen_case(Focus focus) {
     return rc::gen::exec([focus] {
         TopologyCase c;
         c.root = draw_node(1, focus);
-        c.semantics = *rc::gen::element(runtime::Semantics::Documented, runtime::Semantics::Upstream);
+        c.semantics =
+            *rc::gen::element(runtime::Semantics::Documented, runtime::Semantics::Upstream);
         c.policy = *rc::gen::element(sim::Policy::Random, sim::Policy::Pct);
         c.pct_depth = *rc::gen::inRange<std::uint32_t>(1, 5);
         c.seed = *rc::gen::inRange<std::uint64_t>(1, 1'000'000'000);
@@ -274,8 +275,7 @@ void showValue(const TopologyCase& c, std::ostream& os) {
         os << "  op " << i << ": +" << op.delay_us << "us " << op_name(op.kind)
            << " target=" << op.target << " key=" << op.key << " client=" << op.client
            << " action=" << op.action << " name=" << op.name << " burst=" << op.burst
-           << (op.crash ? " crash" : "")
-           << " timeout=" << op.timeout_ms << "ms\n";
+           << (op.crash ? " crash" : "") << " timeout=" << op.timeout_ms << "ms\n";
     }
 }
 

@@ -73,7 +73,8 @@ public:
         if (work != nullptr && work->crash) {
             throw std::runtime_error("crash");
         }
-        return spec_.answers_calls ? act::CallReply::value(Reply{self().id}) : act::CallReply::later();
+        return spec_.answers_calls ? act::CallReply::value(Reply{self().id})
+                                   : act::CallReply::later();
     }
     sim::Duration terminate_delay() const override {
         return sim::Duration::microseconds(spec_.stop_delay_us);
@@ -211,11 +212,11 @@ private:
 
     const TopologyCase& case_;
     NodeSpec free_spec_;
-    std::vector<const NodeSpec*> flat_;            // preorder
+    std::vector<const NodeSpec*> flat_; // preorder
     std::vector<std::vector<std::size_t>> children_;
-    std::vector<PID> latest_;                      // latest incarnation per node
-    std::vector<PID> router_pids_;                 // every router started, in order
-    std::vector<PID> workers_;                     // every leaf worker started, in order
+    std::vector<PID> latest_;      // latest incarnation per node
+    std::vector<PID> router_pids_; // every router started, in order
+    std::vector<PID> workers_;     // every leaf worker started, in order
     std::vector<PID> clients_;
     std::uint64_t instances_ = 0;
     MonitorSet monitors_;
@@ -241,7 +242,7 @@ TopoRouter::TopoRouter(Harness& harness, std::size_t index) : harness_(harness),
     for (std::uint32_t i = 0; i < harness.free_workers(); i++) {
         candidates_.push_back(Atom("free" + std::to_string(i))); // a registry route (R17)
     }
-    candidates_.push_back(Atom("nobody")); // neither owned nor registered (R18)
+    candidates_.push_back(Atom("nobody"));    // neither owned nor registered (R18)
     candidates_.push_back(act::RouteDiscard); // R11
     for (std::size_t i = 0; i < owned; i++) {
         admin_names_.push_back(Atom("r" + std::to_string(i)));
@@ -324,8 +325,8 @@ sim::Result<act::SupervisorSpec, Error> TopoSupervisor::init(const Args&) {
     const std::uint64_t instance = harness_.next_instance();
     for (const std::size_t child : harness_.children(index_)) {
         names_.push_back(Atom("n" + std::to_string(child) + "_" + std::to_string(instance)));
-        spec.children.push_back(act::SupervisorChildSpec{.name = names_.back(),
-                                                         .factory = harness_.factory_of(child)});
+        spec.children.push_back(
+            act::SupervisorChildSpec{.name = names_.back(), .factory = harness_.factory_of(child)});
     }
     if (node.sup_type == act::SupervisorType::SimpleOneForOne) {
         (void)process().send(self(), StartInstances{node.sofo_instances});
@@ -359,16 +360,14 @@ Status TopoSupervisor::handle_message(const PID&, const Message& message) {
 sim::WorldOptions world_options(const TopologyCase& c) {
     sim::WorldOptions options;
     options.seed = c.seed;
-    options.scheduler = sim::SchedulerOptions{.policy = c.policy,
-                                              .pct_depth = c.pct_depth,
-                                              .pct_steps_expected = 4'000};
+    options.scheduler = sim::SchedulerOptions{
+        .policy = c.policy, .pct_depth = c.pct_depth, .pct_steps_expected = 4'000};
     options.limits.events_max = events_max;
     return options;
 }
 
 Harness::Harness(const TopologyCase& topology_case)
-    : case_(topology_case),
-      world_(world_options(topology_case)),
+    : case_(topology_case), world_(world_options(topology_case)),
       node_(world_, NodeOptions{.semantics = topology_case.semantics}) {
     flatten(case_.root);
     latest_.resize(flat_.size());
@@ -427,8 +426,8 @@ void Harness::setup() {
     for (std::size_t i = 0; i < case_.ops.size(); i++) {
         at = at + sim::Duration::microseconds(case_.ops[i].delay_us);
         const Op* op = &case_.ops[i];
-        world_.schedule_at(at, [this, op] { apply(*op); }, sim::TimerLane::Actions,
-                           static_cast<std::uint32_t>(i));
+        world_.schedule_at(
+            at, [this, op] { apply(*op); }, sim::TimerLane::Actions, static_cast<std::uint32_t>(i));
     }
 }
 
@@ -554,10 +553,10 @@ CaseResult Harness::run() {
         }
     }
     if (result.hit_limit) {
-        result.findings.push_back(
-            Finding{"liveness", "the run did not settle: " +
-                                    std::string(sim::stop_reason_name(result.outcome.reason)) +
-                                    " after " + std::to_string(result.outcome.events) + " events"});
+        result.findings.push_back(Finding{
+            "liveness",
+            "the run did not settle: " + std::string(sim::stop_reason_name(result.outcome.reason)) +
+                " after " + std::to_string(result.outcome.events) + " events"});
     }
     result.trace_hash = world_.trace().hash();
     result.routers_inspected = inspected_;
@@ -567,8 +566,7 @@ CaseResult Harness::run() {
 
 } // namespace
 
-CaseResult run_case(const TopologyCase& topology_case,
-                    std::ostream* trace_out) {
+CaseResult run_case(const TopologyCase& topology_case, std::ostream* trace_out) {
     // The harness holds the world, the node and the monitors: too big for the stack.
     auto harness = std::make_unique<Harness>(topology_case);
     std::optional<sim::JsonlSink> jsonl;

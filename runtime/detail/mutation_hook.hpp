@@ -19,7 +19,9 @@ namespace routesim::runtime::detail {
 bool mutation_active(Mutation mutation);
 #else
 /// The product runtime breaks no rule.
-constexpr bool mutation_active(Mutation /*mutation*/) { return false; }
+constexpr bool mutation_active(Mutation /*mutation*/) {
+    return false;
+}
 #endif
 
 } // namespace routesim::runtime::detail

@@ -152,7 +152,7 @@ private:
     T* slots_ = nullptr;
     std::uint32_t head_ = 0;
     std::uint32_t size_ = 0;
-    std::uint32_t mask_ = 0;  // capacity - 1 (0 with no buffer)
+    std::uint32_t mask_ = 0; // capacity - 1 (0 with no buffer)
     std::uint32_t held_ = 0; // 1 while a taken element occupies the slot before head_
 };
 

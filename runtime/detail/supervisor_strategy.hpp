@@ -17,10 +17,10 @@ namespace routesim::runtime::act::detail {
 /// One child spec as a strategy keeps it.
 struct SupChildSpec {
     SupervisorChildSpec spec;
-    std::size_t index = 0; // position in spec order
+    std::size_t index = 0;      // position in spec order
     bool register_name = false; // OFO/AFO/RFO children are registered under spec.name
     bool disabled = false;
-    PID pid; // the running incarnation, or empty
+    PID pid;      // the running incarnation, or empty
     PID last_pid; // the last incarnation that exited (its kept mailbox, if any)
 };
 
@@ -141,7 +141,7 @@ private:
     Mode mode_ = Mode::Normal;
     bool shutdown_ = false;
     Error shutdown_reason_ = Error::normal();
-    std::set<PID> wait_; // exits awaited (shutdown, or an AFO/RFO stopping phase)
+    std::set<PID> wait_;            // exits awaited (shutdown, or an AFO/RFO stopping phase)
     std::size_t restart_index_ = 0; // AFO/RFO: first spec of the current cycle
     std::vector<sim::Instant> restarts_;
 };

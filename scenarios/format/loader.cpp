@@ -81,9 +81,8 @@ bool parse_admin_message(detail::LoadContext& context, const Located& at, const 
         return false;
     }
     const Located op_at = fields.at("op");
-    const std::string* op_text = op_at.json().is_string()
-                                     ? &op_at.json().get_ref<const std::string&>()
-                                     : nullptr;
+    const std::string* op_text =
+        op_at.json().is_string() ? &op_at.json().get_ref<const std::string&>() : nullptr;
     const auto op = op_text != nullptr ? parse_spelling<Verb>(*op_text) : std::nullopt;
     if (!op.has_value() || !is_management_verb(*op)) {
         return detail::fail_type(errors, op_at,
@@ -109,8 +108,8 @@ bool parse_admin_message(detail::LoadContext& context, const Located& at, const 
     }
     // A worker on another operation is checked like any node, then unused (the router ignores
     // it, as the Router methods without a worker do).
-    if (!detail::parse_node_tree(context, fields.at("worker"), to + "/" + entry.route,
-                                 entry.worker, detail::TreeRoot::RouteWorker)) {
+    if (!detail::parse_node_tree(context, fields.at("worker"), to + "/" + entry.route, entry.worker,
+                                 detail::TreeRoot::RouteWorker)) {
         return false;
     }
     if (takes_worker) {
@@ -161,9 +160,8 @@ bool validate_message_workers(detail::Errors& errors, const Scenario& scenario) 
         while (!stack.empty()) {
             const Node* node = stack.back();
             stack.pop_back();
-            if (!node->name.empty() &&
-                std::find(scenario.clients.begin(), scenario.clients.end(), node->name) !=
-                    scenario.clients.end()) {
+            if (!node->name.empty() && std::find(scenario.clients.begin(), scenario.clients.end(),
+                                                 node->name) != scenario.clients.end()) {
                 return errors.fail(node->pointer + "/name",
                                    "name " + detail::quote(node->name) +
                                        " is also a client's name (expected a name that no "

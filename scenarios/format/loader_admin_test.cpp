@@ -80,8 +80,9 @@ TEST(LoaderAdminMessage, OtherOperationsAndOtherTypesKeepNoWorker) {
 
 TEST(LoaderAdminMessage, MalformedAdminMessagesNameThePointer) {
     const auto workload = [](std::string_view message) {
-        return with_router(R"(, "workload": [{"from": "c", "to": "r", "priority": "high", "send": )" +
-                           std::string(message) + "}]");
+        return with_router(
+            R"(, "workload": [{"from": "c", "to": "r", "priority": "high", "send": )" +
+            std::string(message) + "}]");
     };
     EXPECT_EQ(error_of(workload(R"({"type": "router.admin", "op": "add_route", "name": "b",
                  "worker": {"kind": "actor", "behavior": {"type": "echoo"}}})")),
@@ -101,10 +102,11 @@ TEST(LoaderAdminMessage, MalformedAdminMessagesNameThePointer) {
     EXPECT_EQ(error_of(workload(R"({"type": "router.admin", "op": "disable_route"})")),
               "inline.json: /workload/0/send: missing required field \"name\", expected a route "
               "name (an Atom)");
-    EXPECT_EQ(error_of(workload(R"({"type": "router.admin", "op": "disable_route", "name": "$i"})")),
-              "inline.json: /workload/0/send/name: route name \"$i\" is not allowed in a "
-              "router.admin message (expected a literal route name; the router reads \"$i\" "
-              "replaced by a number)");
+    EXPECT_EQ(
+        error_of(workload(R"({"type": "router.admin", "op": "disable_route", "name": "$i"})")),
+        "inline.json: /workload/0/send/name: route name \"$i\" is not allowed in a "
+        "router.admin message (expected a literal route name; the router reads \"$i\" "
+        "replaced by a number)");
     EXPECT_NE(error_of(workload(R"({"type": "router.admin", "op": "add_route", "name": "b",
                  "wroker": {"kind": "actor", "behavior": {"type": "sink"}}})"))
                   .find("inline.json: /workload/0/send/wroker: unknown field \"wroker\""),
@@ -183,10 +185,11 @@ TEST(RunnerAdminMessage, ExpectationsCanNameARouteAddedByAMessage) {
                    "clients": {"c": {"received": 1}}})"));
     const RunResult result = run_scenario(scenario);
     EXPECT_TRUE(result.passed()) << format_summary(scenario, result);
-    EXPECT_EQ(error_of(with_router(std::string(add_b_send) +
-                                   R"(, "expect": {"routes": {"r": {"zz": {"state": "running"}}}})"))
-                  .empty(),
-              false);
+    EXPECT_EQ(
+        error_of(with_router(std::string(add_b_send) +
+                             R"(, "expect": {"routes": {"r": {"zz": {"state": "running"}}}})"))
+            .empty(),
+        false);
 }
 
 TEST(RunnerAdminMessage, AdminCallReplacesTheRouteAndAnswersOk) {

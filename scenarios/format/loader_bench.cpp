@@ -4,9 +4,9 @@
 // Run: build-dir/scenarios/routesim_loader_bench
 #include <benchmark/benchmark.h>
 
-#include "scenarios/fuzz/build_probe.hpp"
 #include "scenarios/format/loader.hpp"
 #include "scenarios/format/loader_big.hpp"
+#include "scenarios/fuzz/build_probe.hpp"
 
 namespace routesim::scenarios {
 namespace {

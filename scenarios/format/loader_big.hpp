@@ -90,10 +90,9 @@ inline Generated flat(std::uint64_t children = 9'999) {
           {"type", "one_for_one"},
           {"restart", {{"intensity", 10}}},
           {"children", list}}},
-        {"workload",
-         json::array({{{"from", "client"},
-                       {"to", "worker:" + std::to_string(children - 1)},
-                       {"send", {{"type", "Ping"}}}}})},
+        {"workload", json::array({{{"from", "client"},
+                                   {"to", "worker:" + std::to_string(children - 1)},
+                                   {"send", {{"type", "Ping"}}}}})},
     };
     Generated out;
     out.text = scenario.dump();
@@ -113,7 +112,8 @@ inline Generated flat_router(std::uint64_t routes = 9'999) {
     json by_type = json::object();
     for (std::uint64_t i = 0; i < routes; i++) {
         const std::string name = "route:" + std::to_string(i);
-        list.push_back({{"name", name}, {"worker", {{"kind", "actor"}, {"behavior", {{"type", "sink"}}}}}});
+        list.push_back(
+            {{"name", name}, {"worker", {{"kind", "actor"}, {"behavior", {{"type", "sink"}}}}}});
         by_type["Type" + std::to_string(i)] = name;
     }
     const json scenario = {
@@ -124,7 +124,8 @@ inline Generated flat_router(std::uint64_t routes = 9'999) {
           {"routes", list},
           {"route_message", {{"by_type", by_type}}}}},
         {"workload",
-         json::array({{{"from", "client"}, {"to", "router/route:0"}, {"send", {{"type", "Type0"}}}}})},
+         json::array(
+             {{{"from", "client"}, {"to", "router/route:0"}, {"send", {{"type", "Type0"}}}}})},
     };
     Generated out;
     out.text = scenario.dump();

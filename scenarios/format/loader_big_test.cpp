@@ -5,9 +5,9 @@
 // live processes and registered names are counted against the generator's arithmetic.
 #include <gtest/gtest.h>
 
-#include "scenarios/fuzz/build_probe.hpp"
 #include "scenarios/format/loader.hpp"
 #include "scenarios/format/loader_big.hpp"
+#include "scenarios/fuzz/build_probe.hpp"
 
 namespace routesim::scenarios {
 namespace {

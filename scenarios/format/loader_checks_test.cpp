@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 
 #include "scenarios/format/loader.hpp"
-#include "scenarios/testing.hpp"
 #include "scenarios/run/runner.hpp"
+#include "scenarios/testing.hpp"
 
 namespace routesim::scenarios {
 namespace {
@@ -29,8 +29,8 @@ std::string with_route_worker(std::string_view worker, std::string_view rest = "
     return std::string(R"({"name": "checks", "topology": {"kind": "supervisor", "name": "sup",
         "children": [{"kind": "router", "name": "r", "routes": [{"name": "a", "worker": )") +
            std::string(worker) + R"(}], "route_message": {"route": "a"}},
-        {"kind": "actor", "name": "s", "behavior": {"type": "sink"}}]})" + std::string(rest) +
-           "}";
+        {"kind": "actor", "name": "s", "behavior": {"type": "sink"}}]})" +
+           std::string(rest) + "}";
 }
 
 constexpr std::string_view named_sink =
@@ -47,8 +47,8 @@ TEST(RouteWorkerName, TopologyRouteWorkerNameIsRejectedWithTheAddress) {
 
 TEST(RouteWorkerName, RepeatedRouteWorkerNameIsRejected) {
     const auto text = [](std::string_view router_name) {
-        return R"({"name": "checks", "topology": {"kind": "router", )" +
-               std::string(router_name) + R"("routes": [
+        return R"({"name": "checks", "topology": {"kind": "router", )" + std::string(router_name) +
+               R"("routes": [
             {"repeat": 2, "name": "shard:{i}", "worker": {"kind": "actor", "name": "w{i}",
              "behavior": {"type": "sink"}}}]}})";
     };
@@ -65,10 +65,10 @@ TEST(RouteWorkerName, RepeatedRouteWorkerNameIsRejected) {
 
 TEST(RouteWorkerName, TimelineWorkersMayNotBeNamed) {
     for (const std::string_view verb : {"add_route", "replace_route"}) {
-        const std::string text = with_route_worker(
-            sink, R"(, "timeline": [{"at": "1ms", ")" + std::string(verb) +
-                      R"(": {"router": "r", "name": "b", "worker": )" + std::string(named_sink) +
-                      "}}]");
+        const std::string text =
+            with_route_worker(sink, R"(, "timeline": [{"at": "1ms", ")" + std::string(verb) +
+                                        R"(": {"router": "r", "name": "b", "worker": )" +
+                                        std::string(named_sink) + "}}]");
         EXPECT_EQ(error_of(text), "inline.json: /timeline/0/" + std::string(verb) +
                                       "/worker/name: a route's worker cannot have a name: route "
                                       "workers are spawned unnamed (R5), so \"w\" would never be "
@@ -87,8 +87,8 @@ TEST(RouteWorkerName, NamesInsideARouteWorkerStayAllowed) {
 TEST(OneLineErrors, NamesInListsAndPointersAreEscaped) {
     const std::string sink_s = R"({"kind": "actor", "name": "s", "behavior": {"type": "sink"}})";
     const auto scenario = [&](std::string_view topology, std::string_view rest) {
-        return R"({"name": "one-line", "topology": )" + std::string(topology) +
-               std::string(rest) + "}";
+        return R"({"name": "one-line", "topology": )" + std::string(topology) + std::string(rest) +
+               "}";
     };
     // The client list of "is not a client" (the libFuzzer finding).
     EXPECT_EQ(error_of(scenario(sink_s, R"(, "workload": [{"from": "client\n1", "to": "s",
@@ -119,8 +119,9 @@ TEST(OneLineErrors, NamesInListsAndPointersAreEscaped) {
 /// expect.inspect of `target` with one `key` (value "1") on the router/supervisor topology.
 std::string inspect_error(std::string_view target, std::string_view key) {
     return error_of(with_route_worker(sink, R"(, "workload": [{"from": "c", "to": "s",
-        "send": {"type": "X"}}], "expect": {"inspect": {")" + std::string(target) + R"(": {")" +
-                                                 std::string(key) + R"(": "1"}}})"));
+        "send": {"type": "X"}}], "expect": {"inspect": {")" +
+                                                std::string(target) + R"(": {")" +
+                                                std::string(key) + R"(": "1"}}})"));
 }
 
 TEST(InspectKeys, UnknownKeyListsTheKindsKeysAndSuggestsTheNearest) {
@@ -141,9 +142,12 @@ TEST(InspectKeys, UnknownKeyListsTheKindsKeysAndSuggestsTheNearest) {
     EXPECT_EQ(inspect_error("c", "processed"),
               "inline.json: /expect/inspect/c/processed: client \"c\" has no Inspect key "
               "\"processed\" (its Inspect map is empty)");
-    for (const auto& [target, key] : std::vector<std::pair<std::string_view, std::string_view>>{
-             {"r", "ergo:forwarded"}, {"r", "ergo:route:a:pending"}, {"sup", "children_total"},
-             {"s", "processed"}, {"r/a", "behavior"}}) {
+    for (const auto& [target, key] :
+         std::vector<std::pair<std::string_view, std::string_view>>{{"r", "ergo:forwarded"},
+                                                                    {"r", "ergo:route:a:pending"},
+                                                                    {"sup", "children_total"},
+                                                                    {"s", "processed"},
+                                                                    {"r/a", "behavior"}}) {
         EXPECT_EQ(inspect_error(target, key), "") << target << " " << key;
     }
 }
@@ -157,7 +161,8 @@ TEST(InspectKeys, CheckActionsAreCheckedToo) {
 }
 
 TEST(InspectKeys, WorkerKeysAreTheOnesAScenarioWorkerReports) {
-    // The loader's table for actors (validate.cpp) against scenarios/run/behaviours.cpp at run time.
+    // The loader's table for actors (validate.cpp) against scenarios/run/behaviours.cpp at run
+    // time.
     auto loaded = load_scenario_text(
         with_route_worker(sink, R"(, "workload": [{"from": "c", "to": "s", "send": {"type": "X"}}],
             "expect": {"inspect": {"s": {"behavior": "sink", "processed": "1"}}})"),
@@ -172,8 +177,8 @@ std::string budget(std::string_view run, std::string_view workload,
                    std::string_view timeline = "[]") {
     return R"({"name": "budget", "run": {)" + std::string(run) +
            R"(}, "topology": {"kind": "actor", "name": "s", "behavior": {"type": "sink"}},
-        "workload": [)" + std::string(workload) + R"(], "timeline": )" + std::string(timeline) +
-           "}";
+        "workload": [)" +
+           std::string(workload) + R"(], "timeline": )" + std::string(timeline) + "}";
 }
 
 TEST(EventBudget, MaxEventsMustExceedTheMessagesFired) {
@@ -211,7 +216,8 @@ std::vector<std::string> warnings_of(const std::string& text) {
         lines.push_back(warning.to_string());
     }
     if (report.scenario.has_value()) {
-        EXPECT_EQ(report.warnings.size(), scenario_warnings(*report.scenario, "inline.json").size());
+        EXPECT_EQ(report.warnings.size(),
+                  scenario_warnings(*report.scenario, "inline.json").size());
     }
     return lines;
 }
@@ -222,9 +228,11 @@ std::string with_rule(std::string_view rule, std::string_view rest = "") {
         {"kind": "router", "name": "r", "routes": [
             {"name": "a", "worker": {"kind": "actor", "behavior": {"type": "sink"}}},
             {"name": "b", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}],
-         "route_message": )" + std::string(rule) + R"(},
+         "route_message": )" +
+           std::string(rule) + R"(},
         {"kind": "actor", "name": "s", "behavior": {"type": "sink"}}]},
-        "workload": [{"from": "c", "to": "r", "send": {"type": "X"}}])" + std::string(rest) + "}";
+        "workload": [{"from": "c", "to": "r", "send": {"type": "X"}}])" +
+           std::string(rest) + "}";
 }
 
 TEST(RuleWarnings, ANameNothingProvidesWarnsWithDidYouMean) {
@@ -309,7 +317,8 @@ TEST(AllErrors, ListsAtMostFiftyAndCountsTheRest) {
     }
     const LoadReport report = check_scenario_text(
         R"({"name": "many", "topology": {"kind": "actor", "name": "s", "behavior": {"type": "sink"}},
-            "workload": [)" + workload + "]}",
+            "workload": [)" +
+            workload + "]}",
         "inline.json");
     ASSERT_EQ(report.errors.size(), 50U);
     EXPECT_EQ(report.errors_unlisted, 10U);
@@ -319,7 +328,8 @@ TEST(AllErrors, ListsAtMostFiftyAndCountsTheRest) {
     EXPECT_EQ(lines.back(), "inline.json: 10 more errors not listed (only the first 50 are)");
     // run reports the first.
     EXPECT_EQ(error_of(R"({"name": "many", "topology": {"kind": "actor", "name": "s",
-                  "behavior": {"type": "sink"}}, "workload": [)" + workload + "]}"),
+                  "behavior": {"type": "sink"}}, "workload": [)" +
+                       workload + "]}"),
               lines.front());
 }
 

@@ -119,7 +119,8 @@ inline bool is_router_admin_message(const Json& message) {
 /// by index), the order of the workload PRNG draws. `visit(value)` returns true to go into
 /// the value's members or elements. A router.admin message carries no payload. Iterative
 /// (STYLE.md); the loader bounds the nesting.
-template <class J, class Visit> void walk_payload(J& message, Visit&& visit) {
+template <class J, class Visit>
+void walk_payload(J& message, Visit&& visit) {
     if (!message.is_object() || is_router_admin_message(message)) {
         return;
     }
@@ -323,7 +324,8 @@ Spellings spellings(RouteState);
 Spellings spellings(sim::Policy);
 
 /// The JSON spelling of an enumerator: `spelling(Verb::AddRoute) == "add_route"`.
-template <class E> std::string_view spelling(E value) {
+template <class E>
+std::string_view spelling(E value) {
     const Spellings table = spellings(E{});
     const auto index = static_cast<std::size_t>(value);
     RS_ASSERT(index < table.names.size());
@@ -331,7 +333,8 @@ template <class E> std::string_view spelling(E value) {
 }
 
 /// The enumerator spelled `text`, or nullopt.
-template <class E> std::optional<E> parse_spelling(std::string_view text) {
+template <class E>
+std::optional<E> parse_spelling(std::string_view text) {
     const Spellings table = spellings(E{});
     for (std::size_t i = 0; i < table.names.size(); i++) {
         if (table.names[i] == text) {

@@ -153,10 +153,10 @@ struct Node {
     /// The index `{i}` was replaced with, when the node comes from a `repeat`.
     std::optional<std::uint64_t> repeat_index;
 
-    Behaviour behaviour; ///< actor
+    Behaviour behaviour;       ///< actor
     SupervisorSpec supervisor; ///< supervisor
-    PoolSpec pool; ///< pool
-    RouterSpec router; ///< router
+    PoolSpec pool;             ///< pool
+    RouterSpec router;         ///< router
 
     /// Supervisor: the child specs in order. Pool: exactly one, the worker spec.
     /// Router: one worker per entry of `router.routes`. Actor: empty.

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "runtime/node.hpp"
-#include "scenarios/run/builder.hpp"
-#include "scenarios/run/harness.hpp"
 #include "scenarios/format/model.hpp"
 #include "scenarios/run/behaviours.hpp"
+#include "scenarios/run/builder.hpp"
+#include "scenarios/run/harness.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios::probe {
@@ -58,10 +58,9 @@ inline Built build(const Scenario& scenario) {
     Built built;
     const Node& root = scenario.topology;
     const runtime::Factory factory = factory_for(harness, root);
-    const auto spawned = root.name.empty()
-                             ? node.spawn(factory, options_for(root), {})
-                             : node.spawn_register(runtime::Atom(root.name), factory,
-                                                   options_for(root), {});
+    const auto spawned = root.name.empty() ? node.spawn(factory, options_for(root), {})
+                                           : node.spawn_register(runtime::Atom(root.name), factory,
+                                                                 options_for(root), {});
     if (!spawned) {
         built.root_failure = spawned.error().message();
     }

@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
         std::vector<std::filesystem::path> files;
         std::error_code error;
         for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-            if (entry.is_regular_file() && (group == "any" || entry.path().extension() == ".json")) {
+            if (entry.is_regular_file() &&
+                (group == "any" || entry.path().extension() == ".json")) {
                 files.push_back(entry.path());
             }
         }
@@ -73,7 +74,8 @@ int main(int argc, char** argv) {
         std::size_t counts[3] = {0, 0, 0};
         for (const auto& path : files) {
             const std::vector<std::uint8_t> bytes = read_bytes(path);
-            const Verdict verdict = routesim::scenarios::fuzz::fuzz_loader_one(bytes.data(), bytes.size());
+            const Verdict verdict =
+                routesim::scenarios::fuzz::fuzz_loader_one(bytes.data(), bytes.size());
             counts[static_cast<int>(verdict)]++;
             const bool ok = group == "any" || (group == "ok") == (verdict != Verdict::Rejected);
             if (!ok) {

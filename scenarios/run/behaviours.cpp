@@ -13,9 +13,7 @@ constexpr std::string_view call_order_type = "routesim.client.call";
 } // namespace
 
 Worker::Worker(Harness& harness, const Node& spec)
-    : harness_(harness),
-      spec_(spec),
-      classes_(harness.classes(spec)),
+    : harness_(harness), spec_(spec), classes_(harness.classes(spec)),
       terminate_delay_(harness.draw_terminate_delay(spec, classes_)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
 }
@@ -71,7 +69,6 @@ bool Worker::take(const runtime::Message& message) {
     }
     return true;
 }
-
 
 std::string Worker::key_of(const runtime::Message& message) const {
     const Json json = message_json(message);
@@ -157,8 +154,8 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
         return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));
     case BehaviourType::KeyedState: {
         const std::string key = key_of(request);
-        return runtime::act::CallReply::value(json_message(
-            Json{{"type", "Count"}, {"key", key}, {"count", counts_[key]}}));
+        return runtime::act::CallReply::value(
+            json_message(Json{{"type", "Count"}, {"key", key}, {"count", counts_[key]}}));
     }
     case BehaviourType::Forward:
         break;
@@ -246,20 +243,20 @@ runtime::Status Client::start_call(const CallOrder& order) {
     options.timeout = order.timeout;
     options.priority = runtime_priority(order.priority);
     const std::string name = name_;
-    const runtime::SendResult sent = process().call(
-        *target, order.request, options,
-        [&harness, name, note_outcome](runtime::CallResult result) {
-            ClientRecord& rec = harness.client(name);
-            if (result) {
-                rec.received++;
-                rec.types[std::string(result.value().type_name())]++;
-                note_outcome("ok");
-            } else {
-                rec.errors[result.error().name()]++;
-                note_outcome(result.error().name());
-            }
-            return runtime::ok();
-        });
+    const runtime::SendResult sent =
+        process().call(*target, order.request, options,
+                       [&harness, name, note_outcome](runtime::CallResult result) {
+                           ClientRecord& rec = harness.client(name);
+                           if (result) {
+                               rec.received++;
+                               rec.types[std::string(result.value().type_name())]++;
+                               note_outcome("ok");
+                           } else {
+                               rec.errors[result.error().name()]++;
+                               note_outcome(result.error().name());
+                           }
+                           return runtime::ok();
+                       });
     if (!sent) {
         const std::string error(runtime::ergo_name(sent.error()));
         record.errors[error]++;

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "runtime/actor.hpp"
-#include "scenarios/run/harness.hpp"
 #include "scenarios/format/model.hpp"
+#include "scenarios/run/harness.hpp"
 
 namespace routesim::scenarios {
 
@@ -21,7 +21,8 @@ public:
     Worker(Harness& harness, const Node& spec);
 
     runtime::Status init(const runtime::Args& args) override;
-    runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    runtime::Status handle_message(const runtime::PID& from,
+                                   const runtime::Message& message) override;
     runtime::act::CallReply handle_call(const runtime::PID& from, const runtime::Ref& ref,
                                         const runtime::Message& request) override;
     runtime::Inspection handle_inspect(const runtime::PID& from,
@@ -47,7 +48,7 @@ private:
     const FaultClasses& classes_; // this node's fault classes (std::map nodes are stable)
     std::uint64_t taken_ = 0;
     std::map<std::string, std::uint64_t> counts_; // keyed_state; lost on restart
-    Json identity_; // null until identity() makes it
+    Json identity_;                               // null until identity() makes it
     MessageCache::Receipts* receipts_ = nullptr;
     bool receipts_found_ = false;
     NodeStats* stats_ = nullptr; // this node's stats in the harness, set at init
@@ -64,7 +65,8 @@ class Client final : public runtime::act::Actor {
 public:
     Client(Harness& harness, std::string name) : harness_(harness), name_(std::move(name)) {}
 
-    runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    runtime::Status handle_message(const runtime::PID& from,
+                                   const runtime::Message& message) override;
     std::string_view behavior_name() const override { return "client"; }
 
     /// The payload of call_order.

@@ -8,9 +8,9 @@
 #include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/supervisor.hpp"
+#include "scenarios/run/behaviours.hpp"
 #include "scenarios/run/json_message.hpp"
 #include "scenarios/run/rules.hpp"
-#include "scenarios/run/behaviours.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios {
@@ -89,7 +89,8 @@ public:
         runtime::act::SupervisorSpec spec;
         spec.type = supervisor_type(spec_.supervisor.type);
         spec.restart.strategy = supervisor_strategy(spec_.supervisor.strategy);
-        spec.restart.intensity = static_cast<std::uint16_t>(std::min<std::uint64_t>(spec_.supervisor.intensity, 65535));
+        spec.restart.intensity =
+            static_cast<std::uint16_t>(std::min<std::uint64_t>(spec_.supervisor.intensity, 65535));
         spec.restart.period = spec_.supervisor.period;
         spec.restart.keep_order = spec_.supervisor.keep_order;
         for (const Node& child : spec_.children) {
@@ -127,9 +128,9 @@ public:
         RS_ASSERT(spec_.children.size() == spec_.router.routes.size());
         for (std::size_t i = 0; i < spec_.router.routes.size(); i++) {
             const RouteSpec& route = spec_.router.routes[i];
-            options.routes.push_back(runtime::act::Route{
-                runtime::Atom(route.name), factory_for(harness_, spec_.children[i]),
-                args_of(route.args)});
+            options.routes.push_back(runtime::act::Route{runtime::Atom(route.name),
+                                                         factory_for(harness_, spec_.children[i]),
+                                                         args_of(route.args)});
         }
         return options;
     }
@@ -145,7 +146,8 @@ public:
         return route_by(call_rule_, request);
     }
 
-    runtime::Status handle_message(const runtime::PID& from, const runtime::Message& message) override;
+    runtime::Status handle_message(const runtime::PID& from,
+                                   const runtime::Message& message) override;
     /// Keeps the route table as it was at the end, for the summary of a router that died.
     void terminate(const runtime::Error& reason) override {
         harness_.router_last_tables[self().id] =
@@ -239,7 +241,8 @@ const Node* message_worker(const Scenario& scenario, const std::string& route, c
 
 std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message) {
     if (const auto* order = message.get<AdminOrder>()) {
-        std::string result = perform_admin(harness_, *this, spec_, order->op, order->name, order->worker);
+        std::string result =
+            perform_admin(harness_, *this, spec_, order->op, order->name, order->worker);
         if (order->action >= 0) {
             harness_.note_outcome(harness_.admin_results, order->action, result,
                                   process().node().world().now());
@@ -264,7 +267,8 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
     // add_route / replace_route: the loader parsed the message's worker (Scenario::
     // message_workers); find it by route name and worker JSON.
     const auto worker = body.find("worker");
-    const Node* spec = worker == body.end() ? nullptr : message_worker(harness_.scenario(), name, *worker);
+    const Node* spec =
+        worker == body.end() ? nullptr : message_worker(harness_.scenario(), name, *worker);
     if (spec == nullptr) {
         process().log("warning", "router.admin: " + std::string(spelling(*op)) + " " + name +
                                      " carries no worker that the scenario file declares");
@@ -274,7 +278,8 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
     return perform_admin(harness_, *this, spec_, *op, name, spec);
 }
 
-runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtime::Message& message) {
+runtime::Status ScenarioRouter::handle_message(const runtime::PID&,
+                                               const runtime::Message& message) {
     if (const auto* failed = message.get<runtime::act::MessageRouteFailed>()) {
         count_route_failed(failed->reason);
         switch (spec_.router.on_route_failed) {
@@ -296,11 +301,11 @@ runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtim
             return runtime::stop(failed->reason);
         case OnRouteFailed::DeadLetter:
             if (auto target = harness_.resolve(spec_.router.dead_letter)) {
-                (void)process().send(*target, json_message(Json{
-                    {"type", "DeadLetter"},
-                    {"route", std::string(failed->name.text())},
-                    {"reason", failed->reason.name()},
-                    {"message", message_json(failed->message)}}));
+                (void)process().send(
+                    *target, json_message(Json{{"type", "DeadLetter"},
+                                               {"route", std::string(failed->name.text())},
+                                               {"reason", failed->reason.name()},
+                                               {"message", message_json(failed->message)}}));
             }
             return runtime::ok();
         }
@@ -314,7 +319,8 @@ runtime::Status ScenarioRouter::handle_message(const runtime::PID&, const runtim
 CallReply ScenarioRouter::handle_call(const runtime::PID&, const runtime::Ref&,
                                       const runtime::Message& request) {
     if (auto result = admin(request)) {
-        return CallReply::value(json_message(Json{{"type", "router.admin.result"}, {"result", *result}}));
+        return CallReply::value(
+            json_message(Json{{"type", "router.admin.result"}, {"result", *result}}));
     }
     harness_.admin_ignored[spec_.path]++;
     return CallReply::later();
@@ -484,7 +490,8 @@ std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view ta
         return std::nullopt;
     }
     runtime::PID at = found.value();
-    std::string_view rest = slash == std::string_view::npos ? std::string_view() : target.substr(slash + 1);
+    std::string_view rest =
+        slash == std::string_view::npos ? std::string_view() : target.substr(slash + 1);
     while (!rest.empty()) {
         const std::size_t next = rest.find('/');
         const auto pid = step_into(harness, at, rest.substr(0, next));

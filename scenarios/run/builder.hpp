@@ -10,8 +10,8 @@
 
 #include "runtime/behavior.hpp"
 #include "runtime/router.hpp"
-#include "scenarios/run/harness.hpp"
 #include "scenarios/format/model.hpp"
+#include "scenarios/run/harness.hpp"
 
 namespace routesim::scenarios {
 

@@ -54,17 +54,20 @@ public:
     }
 
     std::vector<Kind> kinds{
-        {trace::send, {&layout::send::id, &layout::send::from, &layout::send::to,
-                       &layout::send::queue}},
-        {trace::take, {&layout::take::pid, &layout::take::id, &layout::take::queue,
-                       &layout::take::type, &layout::take::from}},
-        {trace::forward, {&layout::forward::id, &layout::forward::by, &layout::forward::to,
-                          &layout::forward::from, &layout::forward::queue}},
+        {trace::send,
+         {&layout::send::id, &layout::send::from, &layout::send::to, &layout::send::queue}},
+        {trace::take,
+         {&layout::take::pid, &layout::take::id, &layout::take::queue, &layout::take::type,
+          &layout::take::from}},
+        {trace::forward,
+         {&layout::forward::id, &layout::forward::by, &layout::forward::to, &layout::forward::from,
+          &layout::forward::queue}},
         {trace::drop, {&layout::drop::pid, &layout::drop::id, &layout::drop::reason}},
-        {trace::route, {&layout::route::router, &layout::route::id, &layout::route::name,
-                        &layout::route::resolution, &layout::route::worker}},
-        {properties::route_key, {&layout::route_key::router, &layout::route_key::key,
-                                 &layout::route_key::name}},
+        {trace::route,
+         {&layout::route::router, &layout::route::id, &layout::route::name,
+          &layout::route::resolution, &layout::route::worker}},
+        {properties::route_key,
+         {&layout::route_key::router, &layout::route_key::key, &layout::route_key::name}},
     };
     std::vector<std::string> misplaced;
 };
@@ -94,8 +97,8 @@ TEST(EventLayout, PositionsAreWhereTheEmittersPutTheFields) {
     for (const LayoutCheck::Kind& kind : check.kinds) {
         EXPECT_GT(kind.seen, 0U) << kind.kind.name << " never seen: its layout is untested";
     }
-    EXPECT_TRUE(check.misplaced.empty()) << check.misplaced.size() << " misplaced, first: "
-                                         << check.misplaced.front();
+    EXPECT_TRUE(check.misplaced.empty())
+        << check.misplaced.size() << " misplaced, first: " << check.misplaced.front();
 }
 
 } // namespace

@@ -92,7 +92,8 @@ MessageCache::Receipts* MessageCache::receipts_of(std::string_view name, const r
         if (found != receipts_by_name_.end()) {
             return &found->second;
         }
-        return full ? nullptr : &receipts_by_name_.try_emplace(std::string(name), *this).first->second;
+        return full ? nullptr
+                    : &receipts_by_name_.try_emplace(std::string(name), *this).first->second;
     }
     auto found = receipts_by_pid_.find(pid);
     if (found != receipts_by_pid_.end()) {
@@ -132,9 +133,7 @@ void MessageCache::Receipts::store(const runtime::Message& of, runtime::Message 
 }
 
 Harness::Harness(runtime::Node& node, const Scenario& scenario)
-    : node_(node),
-      scenario_(scenario),
-      crash_prng_(node.world().stream("faults.crash")),
+    : node_(node), scenario_(scenario), crash_prng_(node.world().stream("faults.crash")),
       spawn_prng_(node.world().stream("faults.spawn_fail")),
       terminate_prng_(node.world().stream("faults.terminate_cost")) {
     index_classes(scenario_.topology);

@@ -17,8 +17,8 @@
 #include "runtime/message.hpp"
 #include "runtime/node.hpp"
 #include "runtime/router.hpp"
-#include "scenarios/run/json_message.hpp"
 #include "scenarios/format/model.hpp"
+#include "scenarios/run/json_message.hpp"
 #include "sim/assert.hpp"
 #include "sim/prng.hpp"
 
@@ -90,11 +90,12 @@ std::unique_ptr<Node> spec_under(const Node& spec, const std::string& path);
 /// Messages shared by the runs of one campaign (RunSettings::cache), so that a fuzz run does
 /// not rebuild and free the same JSON thousands of times: the workload messages that do not
 /// depend on the run (no {"uniform": ...} draw), made on first use, and the echo receipts
-/// and call replies made for those messages (by worker identity, Receipts). Messages are immutable shared payloads, so a run that takes one from
-/// here sends exactly the value it would have built: results and traces are unchanged. It
-/// also keeps the worker specs of random add_route / replace_route faults (fault_worker).
-/// One cache serves one scenario; one thread (a campaign worker process). Bounded: past its
-/// caps it stores nothing more and callers build messages as without a cache.
+/// and call replies made for those messages (by worker identity, Receipts). Messages are immutable
+/// shared payloads, so a run that takes one from here sends exactly the value it would have built:
+/// results and traces are unchanged. It also keeps the worker specs of random add_route /
+/// replace_route faults (fault_worker). One cache serves one scenario; one thread (a campaign
+/// worker process). Bounded: past its caps it stores nothing more and callers build messages as
+/// without a cache.
 class MessageCache {
 public:
     explicit MessageCache(const Scenario& scenario);
@@ -351,7 +352,8 @@ private:
     /// so the table is dense (no tree node per spawn). Missing ids are {nullptr, nullptr}.
     std::vector<Spawned> spec_by_pid_;
     const Spawned* spawned(const runtime::PID& pid) const {
-        const std::uint64_t index = pid.id - runtime::Node::first_pid_id; // smaller ids wrap: no entry
+        const std::uint64_t index =
+            pid.id - runtime::Node::first_pid_id; // smaller ids wrap: no entry
         return index < spec_by_pid_.size() && spec_by_pid_[index].spec != nullptr
                    ? &spec_by_pid_[index]
                    : nullptr;

@@ -83,9 +83,9 @@ TEST(ManualInvariants, QuotedViolationLinesAreWhatRunsPrint) {
 TEST(ManualInvariants, TheSameExamplesHoldWithoutTheMutation) {
     // Without a broken rule the quoted scenarios print no VIOLATION at all: the quotes are
     // caused by the mutation, not by the scenario.
-    for (std::string_view example : {"admin-priority-path.json", "atomic-init.json",
-                                     "pending-operations.json", "router-pool-per-shard.json",
-                                     "supervisor-one-for-one.json"}) {
+    for (std::string_view example :
+         {"admin-priority-path.json", "atomic-init.json", "pending-operations.json",
+          "router-pool-per-shard.json", "supervisor-one-for-one.json"}) {
         auto loaded = load_scenario_file(std::string(ROUTESIM_SOURCE_DIR) + "/scenarios/examples/" +
                                          std::string(example));
         ASSERT_TRUE(loaded.has_value()) << example;

@@ -74,7 +74,8 @@ runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
     }
     case RuleKind::Field: {
         const Json* value = field_of(message, rule.field);
-        if (value != nullptr && value->is_string() && !value->get_ref<const std::string&>().empty() &&
+        if (value != nullptr && value->is_string() &&
+            !value->get_ref<const std::string&>().empty() &&
             value->get_ref<const std::string&>().size() <= runtime::atom_length_max) {
             return runtime::Atom(value->get_ref<const std::string&>());
         }

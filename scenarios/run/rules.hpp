@@ -29,11 +29,11 @@ public:
 
 private:
     const Rule* rule_;
-    runtime::Atom route_;                                    // route
-    runtime::Atom default_;                                  // default_route
+    runtime::Atom route_;                                       // route
+    runtime::Atom default_;                                     // default_route
     std::map<std::string, runtime::Atom, std::less<>> by_type_; // by_type
-    std::vector<runtime::Atom> routes_;                      // hash with a route list
-    std::vector<std::optional<runtime::Atom>> numbered_;     // hash with prefix/count, lazily
+    std::vector<runtime::Atom> routes_;                         // hash with a route list
+    std::vector<std::optional<runtime::Atom>> numbered_;        // hash with prefix/count, lazily
 };
 
 /// The 64-bit hash of a field value as the hash rule defines it.

@@ -7,16 +7,17 @@
 
 #include "properties/monitors.hpp"
 #include "runtime/trace_keys.hpp"
+#include "scenarios/run/behaviours.hpp"
 #include "scenarios/run/builder.hpp"
 #include "scenarios/run/detail/run_state.hpp"
 #include "scenarios/run/json_message.hpp"
-#include "scenarios/run/behaviours.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios {
 
 bool RunResult::passed() const {
-    if (outcome.reason == sim::StopReason::EventLimit || outcome.reason == sim::StopReason::TimeLimit) {
+    if (outcome.reason == sim::StopReason::EventLimit ||
+        outcome.reason == sim::StopReason::TimeLimit) {
         return false;
     }
     for (const Check& check : checks) {
@@ -44,15 +45,11 @@ runtime::Semantics runtime_semantics(Semantics semantics) {
 }
 
 RunState::RunState(const Scenario& scenario, const RunSettings& settings)
-    : scenario_(scenario),
-      settings_(settings),
-      world_(world_options(scenario, settings)),
-      node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(settings.semantics.value_or(
-                                             scenario.run.semantics))}),
-      step_clock_(world_, node_),
-      harness_(node_, scenario),
-      workload_prng_(world_.stream("workload")),
-      kill_prng_(world_.stream("faults.kill")),
+    : scenario_(scenario), settings_(settings), world_(world_options(scenario, settings)),
+      node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(
+                                             settings.semantics.value_or(scenario.run.semantics))}),
+      step_clock_(world_, node_), harness_(node_, scenario),
+      workload_prng_(world_.stream("workload")), kill_prng_(world_.stream("faults.kill")),
       admin_prng_(world_.stream("faults.admin")) {
     harness_.resolve = [this](std::string_view target) { return resolve_target(harness_, target); };
     if (settings.cache != nullptr) {
@@ -203,12 +200,13 @@ RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
             const bool same = replay.trace_hash == result.trace_hash;
             verdict.verdict = same ? "holds" : "violated";
             if (!same) {
-                result.violations.push_back(properties::Violation{
-                    "determinism", result.outcome.end,
-                    "the same scenario and seed gave trace hash " +
-                        sim::format_hash(result.trace_hash) + " then " +
-                        sim::format_hash(replay.trace_hash),
-                    {}});
+                result.violations.push_back(
+                    properties::Violation{"determinism",
+                                          result.outcome.end,
+                                          "the same scenario and seed gave trace hash " +
+                                              sim::format_hash(result.trace_hash) + " then " +
+                                              sim::format_hash(replay.trace_hash),
+                                          {}});
             }
         }
         result.invariants.push_back(verdict);

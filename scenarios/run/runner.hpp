@@ -17,8 +17,8 @@
 #include "properties/monitor.hpp"
 #include "properties/runtime_monitors.hpp"
 #include "runtime/router.hpp"
-#include "scenarios/run/harness.hpp"
 #include "scenarios/format/model.hpp"
+#include "scenarios/run/harness.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios {
@@ -61,7 +61,9 @@ public:
 
     bool empty() const { return counts_.empty(); }
     /// Times entry `entry` was reached (0 when empty).
-    std::uint64_t at(std::size_t entry) const { return entry < counts_.size() ? counts_[entry] : 0; }
+    std::uint64_t at(std::size_t entry) const {
+        return entry < counts_.size() ? counts_[entry] : 0;
+    }
     /// Every entry's count, in entry order (none when empty).
     const std::vector<std::uint64_t>& counts() const { return counts_; }
 

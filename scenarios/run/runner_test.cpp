@@ -203,11 +203,9 @@ TEST(RunnerSpawnFail, TargetsReachRoutersPoolsAndSupervisors) {
         "children": [{"kind": "actor", "name": "kid", "behavior": {"type": "sink"}}]})";
     EXPECT_NE(run_scenario(load(with_targets(R"(["routers"])", tree))).root_failure, "");
     EXPECT_NE(run_scenario(load(with_targets(R"(["pools"])", pool))).root_failure, "");
-    EXPECT_NE(run_scenario(load(with_targets(R"(["supervisors"])", supervisor))).root_failure,
-              "");
+    EXPECT_NE(run_scenario(load(with_targets(R"(["supervisors"])", supervisor))).root_failure, "");
     EXPECT_EQ(run_scenario(load(with_targets(R"(["pools"])", tree))).root_failure, "");
 }
-
 
 TEST(RunnerFaults, HugeEveryNeitherOverflowsNorAborts) {
     // Gaps are drawn in [0, 2 x every]; an `every` above half the largest duration used to
@@ -394,8 +392,8 @@ TEST(RunnerCrash, RandomCrashesHitListedPoolsAndSupervisors) {
         "worker": {"kind": "actor", "behavior": {"type": "sink"}}})";
     const std::string supervisor = R"({"kind": "supervisor", "name": "root",
         "children": [{"kind": "actor", "name": "kid", "behavior": {"type": "sink"}}]})";
-    for (const auto& [targets, root] : {std::pair{"[\"pools\"]", pool},
-                                        std::pair{"[\"supervisors\"]", supervisor}}) {
+    for (const auto& [targets, root] :
+         {std::pair{"[\"pools\"]", pool}, std::pair{"[\"supervisors\"]", supervisor}}) {
         const Scenario scenario = with_targets(targets, root);
         sim::MemorySink sink;
         const RunResult result = run_traced(scenario, sink);

@@ -34,8 +34,8 @@ void append_routers(std::string& out, const RunResult& result) {
     for (const RouterSummary& router : result.routers) {
         out += "  " + router.path + " " + (router.pid.empty() ? "(never started)" : router.pid);
         if (router.died_at.has_value()) {
-            out += " (died at " + sim::format_instant(*router.died_at) + ": " +
-                   router.died_reason + "; its last table)";
+            out += " (died at " + sim::format_instant(*router.died_at) + ": " + router.died_reason +
+                   "; its last table)";
         } else if (!router.alive) {
             out += " (not running)";
         }
@@ -53,8 +53,7 @@ void append_routers(std::string& out, const RunResult& result) {
         for (const RouteRow& row : router.routes) {
             out += "    " + pad(row.name, width) + "  " + pad(row.state, 15) + "  " +
                    pad(row.pid.empty() ? "-" : row.pid + (row.exited ? " (exited)" : ""), 18) +
-                   "  restarts " +
-                   std::to_string(row.restarts) + "\n";
+                   "  restarts " + std::to_string(row.restarts) + "\n";
         }
         if (!router.route_failed.empty()) {
             out += "    route failures: " + counts(router.route_failed) + "\n";
@@ -71,9 +70,8 @@ void append_checks(std::string& out, const RunResult& result) {
            std::to_string(held) + " hold\n";
     for (const Check& check : result.checks) {
         if (!check.ok) {
-            out += "  FAIL " + check.what + " at " + sim::format_instant(check.at) +
-                   ": expected " + check.expected + ", got " + check.actual + " (" +
-                   check.pointer + ")\n";
+            out += "  FAIL " + check.what + " at " + sim::format_instant(check.at) + ": expected " +
+                   check.expected + ", got " + check.actual + " (" + check.pointer + ")\n";
         }
     }
 }

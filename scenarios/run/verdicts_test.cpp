@@ -42,9 +42,9 @@ constexpr std::string_view lost_exit_signal = R"(, "timeline": [
     {"at": "2ms", "check": {"dead": ["r/a"], "alive": ["r/b"]}}])";
 
 TEST(VerdictsAliveDead, StalePidOfARouteIsDead) {
-    const RunResult result = run_scenario(load(two_sinks(R"("mailbox_size": 1, )",
-        std::string(lost_exit_signal) +
-        R"(, "expect": {"dead": ["r/a"], "alive": ["r/a", "r/b", "r"],
+    const RunResult result = run_scenario(load(two_sinks(
+        R"("mailbox_size": 1, )", std::string(lost_exit_signal) +
+                                      R"(, "expect": {"dead": ["r/a"], "alive": ["r/a", "r/b", "r"],
                         "routes": {"r": {"a": {"state": "running"}}}, "invariants": []})")));
     const Check* dead = check_at(result, "/expect/dead/0");
     ASSERT_NE(dead, nullptr);
@@ -60,8 +60,9 @@ TEST(VerdictsAliveDead, StalePidOfARouteIsDead) {
 }
 
 TEST(VerdictsAliveDead, TimelineCheckSeesTheStalePidAsDead) {
-    const RunResult result = run_scenario(load(two_sinks(R"("mailbox_size": 1, )",
-        std::string(lost_exit_signal) + R"(, "expect": {"invariants": []})")));
+    const RunResult result = run_scenario(
+        load(two_sinks(R"("mailbox_size": 1, )",
+                       std::string(lost_exit_signal) + R"(, "expect": {"invariants": []})")));
     const Check* dead = check_at(result, "/timeline/2/check/dead/0");
     ASSERT_NE(dead, nullptr);
     EXPECT_TRUE(dead->ok) << dead->actual;

@@ -3,9 +3,9 @@
 // timer in the faults lane; under PCT, also make the next pick a priority change point.
 // Part of tools/: uses scenarios/run/, runtime/ and sim/.
 #include "runtime/supervisor.hpp"
-#include "tools/fuzz/race_observer.hpp"
 #include "scenarios/run/builder.hpp"
 #include "sim/assert.hpp"
+#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools::fuzz {
 

@@ -20,8 +20,8 @@ namespace {
 
 constexpr const auto& state_names = runtime::act::route_state_names;
 
-constexpr std::array<std::string_view, 6> op_names = {"add",     "remove",  "disable",
-                                                      "enable",  "replace", "respawn"};
+constexpr std::array<std::string_view, 6> op_names = {"add",    "remove",  "disable",
+                                                      "enable", "replace", "respawn"};
 constexpr std::array<std::string_view, 4> admin_results = {"ok", "busy", "duplicate", "error"};
 
 CoverState cover_state(const runtime::act::RouterRouteInfo& info) {
@@ -47,8 +47,10 @@ std::string event_name(std::size_t event) {
                std::string(admin_results[offset % 4]);
     }
     static constexpr std::array<std::string_view, 7> rest = {
-        "pending_begins", "worker_exit_ends_pending", "restart:eager", "restart:lazy",
-        "restart:retry",  "fault:kill",               "fault:crash"};
+        "pending_begins", "worker_exit_ends_pending",
+        "restart:eager",  "restart:lazy",
+        "restart:retry",  "fault:kill",
+        "fault:crash"};
     return std::string(rest[event - static_cast<std::size_t>(CoverEvent::PendingBegins)]);
 }
 
@@ -90,14 +92,10 @@ std::size_t admin_offset(std::string_view op, std::string_view result) {
 
 } // namespace
 
-RaceObserver::RaceObserver(runtime::Node& node, const Harness& harness,
-                           const Scenario& scenario, Options options, Fire fire)
-    : node_(&node),
-      harness_(&harness),
-      scenario_(&scenario),
-      options_(options),
-      fire_(std::move(fire)),
-      prng_(node.world().stream("faults.aim")) {
+RaceObserver::RaceObserver(runtime::Node& node, const Harness& harness, const Scenario& scenario,
+                           Options options, Fire fire)
+    : node_(&node), harness_(&harness), scenario_(&scenario), options_(options),
+      fire_(std::move(fire)), prng_(node.world().stream("faults.aim")) {
     if (options_.aim) {
         // Swarm-style per-run intensity: some runs aim often, some rarely.
         static constexpr std::array<std::uint64_t, 6> one_in = {1, 2, 4, 8, 16, 64};
@@ -119,8 +117,8 @@ void RaceObserver::start(RunContext context) {
     set_tally(context.tally);
 }
 
-void RaceObserver::restart(runtime::Node& node, const Harness& harness,
-                           const Scenario& scenario, Options options, Fire fire) {
+void RaceObserver::restart(runtime::Node& node, const Harness& harness, const Scenario& scenario,
+                           Options options, Fire fire) {
     // Every member as the constructor sets it, then the emptied buffers back in place.
     auto states = std::move(states_);
     auto fresh = std::move(fresh_);
@@ -268,9 +266,9 @@ const sim::TraceValue& value_of(const sim::TraceEvent& event) {
 
 /// A route event's resolution, by the text the codec writes for it (its hash first).
 ev::Resolution resolution_of(const sim::TraceValue& value) {
-    static constexpr std::array<std::uint64_t, 3> hashes = {
-        sim::fnv1a64(ev::resolution_names[0]), sim::fnv1a64(ev::resolution_names[1]),
-        sim::fnv1a64(ev::resolution_names[2])};
+    static constexpr std::array<std::uint64_t, 3> hashes = {sim::fnv1a64(ev::resolution_names[0]),
+                                                            sim::fnv1a64(ev::resolution_names[1]),
+                                                            sim::fnv1a64(ev::resolution_names[2])};
     const std::uint64_t hash = value.hash_word();
     for (std::size_t i = 0; i < hashes.size(); i++) {
         if (hash == hashes[i] && value.as_text() == ev::resolution_names[i]) {
@@ -350,8 +348,7 @@ void RaceObserver::on_other(const sim::TraceEvent& event) {
         if (!routers_.empty()) {
             std::erase_if(routers_, [pid](const auto& entry) { return entry.first == pid; });
         }
-    } else if (is<ev::Log>(event, kind) &&
-               value_of<&ev::Log::level>(event).as_text() == "error") {
+    } else if (is<ev::Log>(event, kind) && value_of<&ev::Log::level>(event).as_text() == "error") {
         // A failed respawn's log names no route.
         drop_router(value_of<&ev::Log::pid>(event).as_uint());
     }
@@ -380,8 +377,8 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
     const std::uint64_t name_hash = name_value.hash_word();
     const ev::Resolution resolution = resolution_of(value_of<&ev::Route::resolution>(event));
     const std::uint64_t worker = value_of<&ev::Route::worker>(event).as_uint();
-    const bool aims = options_.aim && resolution == ev::Resolution::Owned && still_aiming() &&
-                      worker != 0;
+    const bool aims =
+        options_.aim && resolution == ev::Resolution::Owned && still_aiming() && worker != 0;
     if ((!options_.coverage || resolution == ev::Resolution::Discard) && !aims) {
         return;
     }
@@ -407,8 +404,8 @@ void RaceObserver::on_route(const sim::TraceEvent& event) {
 bool RaceObserver::call_routed(std::uint64_t router) {
     // A router routes the item it took in this step: a call when that item is a request.
     runtime::act::Router* behaviour = router_behaviour(router);
-    const bool is_call = behaviour != nullptr &&
-                         behaviour->current().type == runtime::MailboxType::Request;
+    const bool is_call =
+        behaviour != nullptr && behaviour->current().type == runtime::MailboxType::Request;
     if (options_.check_fresh) [[unlikely]] {
         constexpr auto request = static_cast<std::uint64_t>(runtime::MailboxType::Request);
         RS_ASSERT(is_call == (last_take_pid_ == router && last_take_type_ == request));
@@ -468,7 +465,8 @@ void RaceObserver::on_admin(const runtime::ev::RouteAdmin& admin) {
             before = op == "add" ? CoverState::Absent : CoverState::Dead;
         }
         const std::size_t offset = admin_offset(op, result);
-        count(before, static_cast<CoverEvent>(static_cast<std::size_t>(CoverEvent::AdminOk) + offset));
+        count(before,
+              static_cast<CoverEvent>(static_cast<std::size_t>(CoverEvent::AdminOk) + offset));
         if (is_pending(before)) {
             reach(Window::ManagementWhilePending);
         }
@@ -589,7 +587,6 @@ std::vector<std::uint64_t> RaceObserver::coverage() const {
     return counts;
 }
 
-
 std::vector<std::string> coverage_windows() {
     std::vector<std::string> names;
     for (std::size_t window = 0; window < window_count; window++) {
@@ -610,8 +607,7 @@ const std::vector<std::string>& coverage_keys() {
         std::vector<std::string> out;
         for (std::size_t state = 0; state < cover_state_count; state++) {
             for (std::size_t event = 0; event < cover_event_count; event++) {
-                out.push_back(std::string(state_names[state]) + " x " +
-                              event_name(event));
+                out.push_back(std::string(state_names[state]) + " x " + event_name(event));
             }
         }
         for (std::size_t window = 0; window < window_count; window++) {
@@ -629,7 +625,9 @@ RaceObserver& shared_observer() {
     return observer;
 }
 
-std::size_t coverage_entries_count() { return coverage_entries; }
+std::size_t coverage_entries_count() {
+    return coverage_entries;
+}
 
 const std::string& coverage_name(std::size_t entry) {
     RS_ASSERT(entry < coverage_entries);

@@ -50,7 +50,7 @@ enum class CoverEvent : std::uint8_t {
     CallRegistry,
     CallDiscard,
     CallFailed,
-    AdminOk,         ///< + op * 4 (add, remove, disable, enable, replace, respawn)
+    AdminOk, ///< + op * 4 (add, remove, disable, enable, replace, respawn)
     AdminBusy = AdminOk + 1,
     AdminDuplicate = AdminOk + 2,
     AdminError = AdminOk + 3,
@@ -85,7 +85,8 @@ enum class Window : std::uint8_t {
 };
 inline constexpr std::size_t window_count = static_cast<std::size_t>(Window::Count);
 /// Entries of a scenarios::Coverage this counts: the pairs, state by state, then the windows.
-inline constexpr std::size_t coverage_entries = cover_state_count * cover_event_count + window_count;
+inline constexpr std::size_t coverage_entries =
+    cover_state_count * cover_event_count + window_count;
 
 /// Watches the trace; see the file comment.
 class RaceObserver final : public scenarios::RunInstrument {

@@ -67,7 +67,7 @@ public:
 private:
     struct Frame {
         bool is_object = false;
-        std::string current; // object: the key being read
+        std::string current;  // object: the key being read
         std::size_t next = 0; // array: index of the next element
         std::set<std::string> keys;
     };

@@ -130,8 +130,7 @@ bool parse_target_list(Errors& errors, const Located& at, std::vector<std::strin
 
 /// Parses one section when present; a section with an error joins `context.failed_parts`.
 template <class Parse>
-bool parse_section(LoadContext& context, const Fields& fields, std::string_view key,
-                   Parse parse) {
+bool parse_section(LoadContext& context, const Fields& fields, std::string_view key, Parse parse) {
     if (!fields.has(key)) {
         return true;
     }

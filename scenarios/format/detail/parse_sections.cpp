@@ -257,8 +257,7 @@ bool parse_source(LoadContext& context, const Located& entry, WorkloadSource& so
                                           "\"call\" (expected a message under one of them)");
     }
     const char* verb = source.is_call ? "call" : "send";
-    std::vector<std::string_view> known = {verb,    "from",  "to",      "at",
-                                           "count", "every", "priority"};
+    std::vector<std::string_view> known = {verb, "from", "to", "at", "count", "every", "priority"};
     if (source.is_call) {
         known.push_back("timeout");
     }
@@ -275,11 +274,11 @@ bool parse_source(LoadContext& context, const Located& entry, WorkloadSource& so
     }
     context.messages += source.count;
     if (context.messages > context.limits.workload_total_max) {
-        return errors.fail(entry.pointer,
-                           "workload sends more than " +
-                               std::to_string(context.limits.workload_total_max) +
-                               " messages in total (expected at most " +
-                               std::to_string(context.limits.workload_total_max) + ")");
+        return errors.fail(entry.pointer, "workload sends more than " +
+                                              std::to_string(context.limits.workload_total_max) +
+                                              " messages in total (expected at most " +
+                                              std::to_string(context.limits.workload_total_max) +
+                                              ")");
     }
     return true;
 }
@@ -330,8 +329,8 @@ bool parse_faults(LoadContext& context, const Located& at, Faults& out) {
         ok = parse_chance(errors, fields.at("spawn_fail"), out.spawn_fail.emplace()) && ok;
     }
     if (fields.has("terminate_cost")) {
-        ok = parse_terminate_cost(errors, fields.at("terminate_cost"), out.terminate_cost_max) &&
-             ok;
+        ok =
+            parse_terminate_cost(errors, fields.at("terminate_cost"), out.terminate_cost_max) && ok;
     }
     if (fields.has("admin")) {
         ok = parse_admin(errors, fields.at("admin"), out.admin.emplace()) && ok;

@@ -466,9 +466,9 @@ private:
             // A named router is addressed by its name, an unnamed one by its tree path (an
             // unnamed root has none: the hint then says where the router's name goes).
             std::string address = role != Role::RouteWorker ? std::string()
-                                  : !node.name.empty()       ? node.name + "/" + segment
-                                  : !node.path.empty()       ? node.path + "/" + segment
-                                                             : "<router name>/" + segment;
+                                  : !node.name.empty()      ? node.name + "/" + segment
+                                  : !node.path.empty()      ? node.path + "/" + segment
+                                                            : "<router name>/" + segment;
             stack_.push_back(Pending{.json = sources[i].json,
                                      .pointer = sources[i].pointer,
                                      .base_path = node.path,

@@ -130,7 +130,8 @@ bool read_outcome(Errors& errors, const Located& at, bool allow_ok, std::string&
 /// Reads a spelled enumerator: `unknown <noun> "x" (expected one of: ...)` otherwise.
 bool read_spelled(Errors& errors, const Located& at, Spellings table, std::size_t& index);
 
-template <class E> bool read_enum(Errors& errors, const Located& at, E& out) {
+template <class E>
+bool read_enum(Errors& errors, const Located& at, E& out) {
     std::size_t index = 0;
     if (!read_spelled(errors, at, spellings(E{}), index)) {
         return false;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
-#include "scenarios/format/detail/parse.hpp"
 #include "runtime/inspect_keys.hpp"
+#include "scenarios/format/detail/parse.hpp"
 #include "scenarios/format/resolve.hpp"
 
 namespace routesim::scenarios::detail {
@@ -46,8 +46,8 @@ bool check_unique_names(Errors& errors, const Node& topology) {
         }
         const bool same_entry = found->second->pointer == node->pointer;
         ok = errors.fail(node->pointer + "/name",
-                         "duplicate name " + quote(node->name) +
-                             " (already used by the node at " + found->second->pointer +
+                         "duplicate name " + quote(node->name) + " (already used by the node at " +
+                             found->second->pointer +
                              (same_entry ? "; expected \"{i}\" in the name of a repeated node"
                                          : "; expected every registered name once") +
                              ")");
@@ -256,9 +256,8 @@ private:
             }
             std::string message = keys.kind + " " + quote(target) + " has no Inspect key " +
                                   quote(key) +
-                                  (keys.listed.empty()
-                                       ? std::string(" (its Inspect map is empty)")
-                                       : " (expected one of: " + keys.listed + ")");
+                                  (keys.listed.empty() ? std::string(" (its Inspect map is empty)")
+                                                       : " (expected one of: " + keys.listed + ")");
             const std::vector<std::string_view> candidates(keys.valid.begin(), keys.valid.end());
             if (const auto near = closest(key, candidates)) {
                 message += "; did you mean " + quote(*near) + "?";
@@ -383,10 +382,10 @@ private:
             for (const std::string& name : names) {
                 list += (list.empty() ? "" : ", ") + list_item(name);
             }
-            ok = errors_.fail(pointer + "/" + pointer_key(route),
-                              "router " + quote(router) + " has no route " + quote(route) +
-                                  (names.empty() ? " (it owns no routes)"
-                                                 : " (expected one of: " + list + ")"));
+            ok = errors_.fail(
+                pointer + "/" + pointer_key(route),
+                "router " + quote(router) + " has no route " + quote(route) +
+                    (names.empty() ? " (it owns no routes)" : " (expected one of: " + list + ")"));
         }
         return ok;
     }
@@ -492,11 +491,10 @@ bool check_event_budget(Errors& errors, const Scenario& scenario, bool max_event
     if (max_events > messages) {
         return true;
     }
-    const bool timeline = std::any_of(scenario.timeline.begin(), scenario.timeline.end(),
-                                      [](const Action& action) {
-                                          return action.verb == Verb::Send ||
-                                                 action.verb == Verb::Call;
-                                      });
+    const bool timeline =
+        std::any_of(scenario.timeline.begin(), scenario.timeline.end(), [](const Action& action) {
+            return action.verb == Verb::Send || action.verb == Verb::Call;
+        });
     return errors.fail(max_events_given ? "/run/max_events" : "",
                        std::string(max_events_given ? "" : "run.max_events (default) ") +
                            std::to_string(max_events) + " events cannot hold the " +

@@ -89,14 +89,14 @@ private:
             }
         }
         if (missing > 0) {
-            out_.push_back(Warning{
-                rule.pointer + "/prefix",
-                std::to_string(missing) + " of the " + std::to_string(checked) + " routes " +
-                    quote(rule.prefix + "0") + " to " +
-                    quote(rule.prefix + std::to_string(checked - 1)) +
-                    " are no route of router " + quote(node.path) +
-                    ", no registered name and no client (the first is " + quote(first) +
-                    "), so what the rule sends there fails with gen.ErrProcessUnknown"});
+            out_.push_back(
+                Warning{rule.pointer + "/prefix",
+                        std::to_string(missing) + " of the " + std::to_string(checked) +
+                            " routes " + quote(rule.prefix + "0") + " to " +
+                            quote(rule.prefix + std::to_string(checked - 1)) +
+                            " are no route of router " + quote(node.path) +
+                            ", no registered name and no client (the first is " + quote(first) +
+                            "), so what the rule sends there fails with gen.ErrProcessUnknown"});
         }
     }
 
@@ -152,8 +152,9 @@ std::vector<Warning> scenario_warnings(const Scenario& scenario) {
                 std::to_string(messages) +
                 " messages when each is delivered (2 events each: the timer that sends it and "
                 "the receiver's step, " +
-                std::to_string(delivered) + " in all), so the run fails at its event limit "
-                                            "unless sends fail"});
+                std::to_string(delivered) +
+                " in all), so the run fails at its event limit "
+                "unless sends fail"});
     }
     // Repeat copies share pointers and say the same thing: keep the first of each.
     std::vector<Warning> unique;

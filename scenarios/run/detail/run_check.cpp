@@ -156,14 +156,14 @@ void RunState::evaluate_inspect(const Expect& expect) {
     const std::string& base = expect.pointer;
     for (const auto& [target, keys] : expect.inspect) {
         const auto pid = live(target);
-        const auto values = pid ? node_.inspect(*pid) : sim::Result<runtime::Inspection, runtime::Err>(
-                                                            sim::fail(runtime::Err::ProcessUnknown));
+        const auto values = pid ? node_.inspect(*pid)
+                                : sim::Result<runtime::Inspection, runtime::Err>(
+                                      sim::fail(runtime::Err::ProcessUnknown));
         for (const auto& [key, expected] : keys) {
             std::string actual = "<" + target + " is not running>";
             if (values) {
                 auto found = values.value().find(key);
-                actual = found == values.value().end() ? absent_key(values.value())
-                                                       : found->second;
+                actual = found == values.value().end() ? absent_key(values.value()) : found->second;
             }
             add_check("inspect." + target + "." + key, expected, actual,
                       base + "/inspect" + token(target) + token(key));
@@ -236,14 +236,14 @@ void RunState::judge_invariants() {
             result_.invariants.push_back(InvariantResult{name, "unchecked"});
             continue;
         }
-        result_.invariants.push_back(InvariantResult{name, monitor->holds() ? "holds" : "violated"});
+        result_.invariants.push_back(
+            InvariantResult{name, monitor->holds() ? "holds" : "violated"});
         for (const properties::Violation& violation : monitor->violations()) {
             result_.violations.push_back(violation);
         }
     }
-    const properties::MessageConservation* ledger = monitors_->conservation != nullptr
-                                                        ? monitors_->conservation
-                                                        : monitors_->ledger_only.get();
+    const properties::MessageConservation* ledger =
+        monitors_->conservation != nullptr ? monitors_->conservation : monitors_->ledger_only.get();
     RS_ASSERT(ledger != nullptr);
     result_.ledger = ledger->ledger();
 }
@@ -287,10 +287,9 @@ RouterSummary RunState::summarise_router(const Node& spec) {
         }
         for (const auto& info : table) {
             const std::string_view name = info.name.text();
-            summary.routes.push_back(RouteRow{std::string(name), route_state_name(info),
-                                              runtime::to_string(info.pid),
-                                              route_restarts(spec, name),
-                                              !info.pid.empty() && !is_live(info.pid)});
+            summary.routes.push_back(
+                RouteRow{std::string(name), route_state_name(info), runtime::to_string(info.pid),
+                         route_restarts(spec, name), !info.pid.empty() && !is_live(info.pid)});
         }
     }
     add_absent_rows(spec, summary);

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <array>
 
+#include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
-#include "runtime/events.hpp"
 #include "scenarios/run/builder.hpp"
 #include "scenarios/run/detail/run_state.hpp"
 #include "sim/assert.hpp"
@@ -115,13 +115,15 @@ void RunState::schedule_pinned(std::uint32_t index) {
     const sim::Instant at = sim::Instant::zero() + action.at;
     if (*action.step == 0) {
         // After every timer due at `at` (the faults lane is last), before the first step.
-        world_.schedule_at(at, [this, index] { perform(index); }, sim::TimerLane::Faults, 0);
+        world_.schedule_at(
+            at, [this, index] { perform(index); }, sim::TimerLane::Faults, 0);
         return;
     }
     const Pin pin{at.ns(), *action.step, index};
     auto later = std::upper_bound(pins_.begin(), pins_.end(), pin, [](const Pin& a, const Pin& b) {
         return a.at_ns != b.at_ns ? a.at_ns < b.at_ns
-                                  : a.step != b.step ? a.step < b.step : a.index < b.index;
+               : a.step != b.step ? a.step < b.step
+                                  : a.index < b.index;
     });
     pins_.insert(later, pin);
     if (!step_clock_.after_step) {
@@ -139,8 +141,9 @@ void RunState::fire_due_pins() {
         }
         if (pin.at_ns == now && pin.step == steps) {
             const std::uint32_t index = pin.index;
-            world_.schedule_after(sim::Duration::zero(), [this, index] { perform(index); },
-                                  sim::TimerLane::Faults, 0);
+            world_.schedule_after(
+                sim::Duration::zero(), [this, index] { perform(index); }, sim::TimerLane::Faults,
+                0);
         } else {
             report_missed_pin(pin); // its instant ended with fewer steps
         }
@@ -338,8 +341,8 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
     const bool aimed = order.origin.starts_with("aim:");
     if (!is_management_verb(order.verb)) {
         if (aimed) {
-            world_.emit(runtime::ev::FaultAim{order.origin, spelling(order.verb), order.victim.id,
-                                              {}});
+            world_.emit(
+                runtime::ev::FaultAim{order.origin, spelling(order.verb), order.victim.id, {}});
         }
         if (observer_) {
             observer_->note_fault(order.verb, order.victim);
@@ -391,30 +394,33 @@ void RunState::schedule_kill_fault() {
     const auto gap =
         sim::Duration::nanoseconds(kill_prng_.between(0, fault_gap_ns_max(kill.every)));
     fault_timers_pending_++;
-    world_.schedule_after(gap, [this] {
-        fault_timers_pending_--;
-        // Random faults come only while something else is going on (judged before this one
-        // acts, since its own effects would keep it going), so that a run that stops when
-        // idle still stops.
-        if (world_is_quiet()) {
-            return;
-        }
-        std::vector<runtime::PID> candidates = node_.processes(); // filtered in place
-        std::erase_if(candidates, [this](const runtime::PID& pid) {
-            const FaultClasses* classes = harness_.classes_of(pid);
-            return classes == nullptr || !classes->matches(scenario_.faults.kill->targets);
-        });
-        if (!candidates.empty()) {
-            const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
-            node_.world().emit(runtime::ev::FaultKill{victim.id});
-            FaultOrder order;
-            order.verb = Verb::Kill;
-            order.victim = victim;
-            order.origin = "faults.kill";
-            fire_fault(order);
-        }
-        schedule_kill_fault();
-    }, sim::TimerLane::Faults, 0);
+    world_.schedule_after(
+        gap,
+        [this] {
+            fault_timers_pending_--;
+            // Random faults come only while something else is going on (judged before this one
+            // acts, since its own effects would keep it going), so that a run that stops when
+            // idle still stops.
+            if (world_is_quiet()) {
+                return;
+            }
+            std::vector<runtime::PID> candidates = node_.processes(); // filtered in place
+            std::erase_if(candidates, [this](const runtime::PID& pid) {
+                const FaultClasses* classes = harness_.classes_of(pid);
+                return classes == nullptr || !classes->matches(scenario_.faults.kill->targets);
+            });
+            if (!candidates.empty()) {
+                const runtime::PID victim = candidates[kill_prng_.below(candidates.size())];
+                node_.world().emit(runtime::ev::FaultKill{victim.id});
+                FaultOrder order;
+                order.verb = Verb::Kill;
+                order.victim = victim;
+                order.origin = "faults.kill";
+                fire_fault(order);
+            }
+            schedule_kill_fault();
+        },
+        sim::TimerLane::Faults, 0);
 }
 
 void RunState::schedule_admin_fault() {
@@ -422,36 +428,40 @@ void RunState::schedule_admin_fault() {
     const auto gap =
         sim::Duration::nanoseconds(admin_prng_.between(0, fault_gap_ns_max(admin.every)));
     fault_timers_pending_++;
-    world_.schedule_after(gap, [this] {
-        fault_timers_pending_--;
-        if (world_is_quiet()) {
-            return; // as for kills: only while something else is going on
-        }
-        const AdminFaults& faults = *scenario_.faults.admin;
-        const std::string& target = faults.routers[admin_prng_.below(faults.routers.size())];
-        static constexpr Verb ops[] = {Verb::AddRoute,     Verb::RemoveRoute, Verb::DisableRoute,
-                                       Verb::EnableRoute,  Verb::ReplaceRoute, Verb::RespawnRoute};
-        const Verb op = ops[admin_prng_.below(std::size(ops))];
-        const auto pid = harness_.resolve(target);
-        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-        const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
-        if (router != nullptr && spec != nullptr) {
-            const auto routes = router->routes();
-            std::string name = "fault:" + std::to_string(admin_fault_count_++);
-            if (op != Verb::AddRoute && !routes.empty()) {
-                name = std::string(routes[admin_prng_.below(routes.size())].name.text());
+    world_.schedule_after(
+        gap,
+        [this] {
+            fault_timers_pending_--;
+            if (world_is_quiet()) {
+                return; // as for kills: only while something else is going on
             }
-            FaultOrder order;
-            order.verb = op;
-            order.router = target;
-            order.route = std::move(name);
-            order.worker = spec->children.empty() ? nullptr : &spec->children.front();
-            order.via = Via::Admin;
-            order.origin = "faults.admin";
-            fire_fault(order);
-        }
-        schedule_admin_fault();
-    }, sim::TimerLane::Faults, 1);
+            const AdminFaults& faults = *scenario_.faults.admin;
+            const std::string& target = faults.routers[admin_prng_.below(faults.routers.size())];
+            static constexpr Verb ops[] = {Verb::AddRoute,     Verb::RemoveRoute,
+                                           Verb::DisableRoute, Verb::EnableRoute,
+                                           Verb::ReplaceRoute, Verb::RespawnRoute};
+            const Verb op = ops[admin_prng_.below(std::size(ops))];
+            const auto pid = harness_.resolve(target);
+            runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+            const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+            if (router != nullptr && spec != nullptr) {
+                const auto routes = router->routes();
+                std::string name = "fault:" + std::to_string(admin_fault_count_++);
+                if (op != Verb::AddRoute && !routes.empty()) {
+                    name = std::string(routes[admin_prng_.below(routes.size())].name.text());
+                }
+                FaultOrder order;
+                order.verb = op;
+                order.router = target;
+                order.route = std::move(name);
+                order.worker = spec->children.empty() ? nullptr : &spec->children.front();
+                order.via = Via::Admin;
+                order.origin = "faults.admin";
+                fire_fault(order);
+            }
+            schedule_admin_fault();
+        },
+        sim::TimerLane::Faults, 1);
 }
 
 } // namespace routesim::scenarios::detail

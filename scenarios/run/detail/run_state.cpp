@@ -4,9 +4,9 @@
 
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
+#include "scenarios/run/behaviours.hpp"
 #include "scenarios/run/builder.hpp"
 #include "scenarios/run/json_message.hpp"
-#include "scenarios/run/behaviours.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios {
@@ -77,7 +77,7 @@ RunResult RunState::execute() {
     schedule_workload();
     schedule_timeline();
     schedule_faults();
-    const std::optional<sim::Instant> until = settings_.until_idle           ? std::nullopt
+    const std::optional<sim::Instant> until = settings_.until_idle          ? std::nullopt
                                               : settings_.until.has_value() ? settings_.until
                                                                             : scenario_.run.until;
     result_.outcome = world_.run(until);
@@ -113,16 +113,15 @@ void RunState::build() {
     // and order work"): both before time 0's first action.
     const Node& root = scenario_.topology;
     const runtime::Factory factory = factory_for(harness_, root);
-    const auto spawned = root.name.empty()
-                             ? node_.spawn(factory, options_for(root), {})
-                             : node_.spawn_register(runtime::Atom(root.name), factory,
-                                                    options_for(root), {});
+    const auto spawned = root.name.empty() ? node_.spawn(factory, options_for(root), {})
+                                           : node_.spawn_register(runtime::Atom(root.name), factory,
+                                                                  options_for(root), {});
     if (!spawned) {
         result_.root_failure = spawned.error().message();
     }
     for (const std::string& client : scenario_.clients) {
-        const auto pid = node_.spawn_register(runtime::Atom(client), client_factory(harness_, client),
-                                              {}, {});
+        const auto pid =
+            node_.spawn_register(runtime::Atom(client), client_factory(harness_, client), {}, {});
         RS_ASSERT(pid.has_value());
     }
 }
@@ -225,7 +224,8 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
     if (!target.has_value()) {
         if (client.unknown_count == nullptr) { // std::map values are stable
             client.unknown_count =
-                &client.record->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))];
+                &client.record
+                     ->errors[std::string(runtime::ergo_name(runtime::Err::ProcessUnknown))];
         }
         ++*client.unknown_count;
         return;
@@ -263,9 +263,9 @@ void RunState::schedule_workload() {
     for (std::uint32_t index = 0; index < scenario_.workload.size(); index++) {
         const WorkloadSource& source = scenario_.workload[index];
         if (source.count > 0) {
-            world_.schedule_at(sim::Instant::zero() + source.at,
-                               [this, index] { schedule_source(index, 0); },
-                               sim::TimerLane::Workload, index);
+            world_.schedule_at(
+                sim::Instant::zero() + source.at, [this, index] { schedule_source(index, 0); },
+                sim::TimerLane::Workload, index);
         }
     }
 }
@@ -276,8 +276,7 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
     const WorkloadSource& source = scenario_.workload[index];
     runtime::Message message = workload_message(index, repetition);
     if (source.is_call) {
-        call_from(source.from, source.to, std::move(message), source.priority, source.timeout,
-                  -1);
+        call_from(source.from, source.to, std::move(message), source.priority, source.timeout, -1);
     } else {
         send_workload(index, std::move(message));
     }
@@ -286,9 +285,12 @@ void RunState::schedule_source(std::uint32_t index, std::uint64_t repetition) {
         // the count is at most LoadLimits::workload_count_max, far below 2^32.
         RS_ASSERT(repetition + 1 < (std::uint64_t{1} << 32));
         const std::uint64_t next = (std::uint64_t{index} << 32) | (repetition + 1);
-        world_.schedule_after(source.every, [this, next] {
-            schedule_source(static_cast<std::uint32_t>(next >> 32), next & 0xffffffffU);
-        }, sim::TimerLane::Workload, index);
+        world_.schedule_after(
+            source.every,
+            [this, next] {
+                schedule_source(static_cast<std::uint32_t>(next >> 32), next & 0xffffffffU);
+            },
+            sim::TimerLane::Workload, index);
     }
 }
 
@@ -301,8 +303,9 @@ void RunState::schedule_timeline() {
             schedule_pinned(index); // between two process steps (run_faults.cpp)
             continue;
         }
-        world_.schedule_at(sim::Instant::zero() + scenario_.timeline[index].at,
-                           [this, index] { perform(index); }, sim::TimerLane::Actions, index);
+        world_.schedule_at(
+            sim::Instant::zero() + scenario_.timeline[index].at, [this, index] { perform(index); },
+            sim::TimerLane::Actions, index);
     }
 }
 

@@ -18,11 +18,11 @@
 #include "runtime/node.hpp"
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
+#include "scenarios/format/resolve.hpp"
 #include "scenarios/run/harness.hpp"
 #include "scenarios/run/instrument.hpp"
-#include "scenarios/run/tally.hpp"
-#include "scenarios/format/resolve.hpp"
 #include "scenarios/run/runner.hpp"
+#include "scenarios/run/tally.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios::detail {
@@ -34,9 +34,7 @@ public:
     StepClock(sim::World& world, sim::StepRunner& inner) : world_(world), inner_(inner) {}
     void run_step(sim::TaskId task) override;
     /// Steps completed at the current instant (inside a step: the ones before it).
-    std::uint64_t steps_now() const {
-        return world_.now().ns() == instant_ns_ ? steps_ : 0;
-    }
+    std::uint64_t steps_now() const { return world_.now().ns() == instant_ns_ ? steps_ : 0; }
     bool in_step() const { return in_step_; }
     /// Runs after every step (set only when pinned actions wait for a step count).
     std::function<void()> after_step;
@@ -111,8 +109,8 @@ private:
     /// there is one).
     runtime::Message workload_message(std::uint32_t source, std::uint64_t repetition);
     /// Sends from a client; returns "ok" or the Ergo error name it recorded for the client.
-    std::string send_from(const std::string& from, const std::string& to,
-                          runtime::Message message, Priority priority);
+    std::string send_from(const std::string& from, const std::string& to, runtime::Message message,
+                          Priority priority);
     /// send_from for workload source `source` (its client's atom and record looked up once).
     void send_workload(std::uint32_t source, runtime::Message message);
     /// Has a client call; `action` is the timeline action index whose `expect` gets the
@@ -134,11 +132,10 @@ private:
     void evaluate_clients(const Expect& expect);
     void summarise();
     RouterSummary summarise_router(const Node& spec);
-    void add_check(std::string what, std::string expected, std::string actual,
-                   std::string pointer);
+    void add_check(std::string what, std::string expected, std::string actual, std::string pointer);
     /// The same, with the verdict given (the actual text may say more than the value).
-    void add_check(std::string what, std::string expected, std::string actual,
-                   std::string pointer, bool ok);
+    void add_check(std::string what, std::string expected, std::string actual, std::string pointer,
+                   bool ok);
     const Node* spec_of_target(const std::string& target) const;
     std::uint64_t processed(const std::string& target) const;
     /// The PID `target` resolves to when that process is alive (a stale PID is dead).
