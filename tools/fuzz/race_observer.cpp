@@ -266,14 +266,27 @@ const sim::TraceValue& value_of(const sim::TraceEvent& event) {
 
 /// A route event's resolution, by the text the codec writes for it (its hash first).
 ev::Resolution resolution_of(const sim::TraceValue& value) {
-    static constexpr std::array<std::uint64_t, 3> hashes = {sim::fnv1a64(ev::resolution_names[0]),
-                                                            sim::fnv1a64(ev::resolution_names[1]),
-                                                            sim::fnv1a64(ev::resolution_names[2])};
+    // Once per routed message: each name compared as a constant (hash, then text), in the
+    // order of how often routing decides it.
+    constexpr std::string_view owned = ev::resolution_names[0];
+    constexpr std::string_view registry = ev::resolution_names[1];
+    constexpr std::string_view discard = ev::resolution_names[2];
+    static_assert(ev::Resolution{0} == ev::Resolution::Owned);
+    static_assert(ev::Resolution{1} == ev::Resolution::Registry);
+    static_assert(ev::Resolution{2} == ev::Resolution::Discard);
+    constexpr std::uint64_t owned_hash = sim::fnv1a64(owned);
+    constexpr std::uint64_t registry_hash = sim::fnv1a64(registry);
+    constexpr std::uint64_t discard_hash = sim::fnv1a64(discard);
     const std::uint64_t hash = value.hash_word();
-    for (std::size_t i = 0; i < hashes.size(); i++) {
-        if (hash == hashes[i] && value.as_text() == ev::resolution_names[i]) {
-            return static_cast<ev::Resolution>(i);
-        }
+    const std::string_view text = value.as_text();
+    if (hash == owned_hash && text == owned) {
+        return ev::Resolution::Owned;
+    }
+    if (hash == registry_hash && text == registry) {
+        return ev::Resolution::Registry;
+    }
+    if (hash == discard_hash && text == discard) {
+        return ev::Resolution::Discard;
     }
     return ev::Resolution::Failed;
 }
