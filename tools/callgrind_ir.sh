@@ -13,11 +13,11 @@ find_bin() { # the executable in BIN_DIR, BIN_DIR/runtime or BIN_DIR/tools
     done
     echo "callgrind_ir.sh: $1 not found under $bin" >&2; exit 2
 }
-measure() { # label binary filter function units_per_iteration [min_time_s]
-    local label=$1 exe=$2 filter=$3 fn=$4 per=$5 min_time=${6:-0.01} out
+measure() { # label binary filter function units_per_iteration
+    local label=$1 exe=$2 filter=$3 fn=$4 per=$5 out
     out=$(mktemp)
     valgrind --tool=callgrind --callgrind-out-file="$out.cg" --toggle-collect="$fn" \
-        "$exe" --benchmark_filter="$filter" --benchmark_min_time="$min_time" >"$out" 2>"$out.err"
+        "$exe" --benchmark_filter="$filter" --benchmark_min_time=0.01 >"$out" 2>"$out.err"
     local iters ir
     iters=$(grep -E "^${filter%\$}[/ ]" "$out" | awk '{print $6}' | head -1)
     ir=$(callgrind_annotate "$out.cg" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",","",$1); print $1; exit}')
