@@ -43,6 +43,14 @@ printf '#include "tools/demo.hpp"\n' > "$scratch/tree/scenarios/planted.cpp"
 expect fail layering "scenarios/ including tools/"
 
 fresh_copy
+printf '#include "scenarios/run/runner.hpp"\n' > "$scratch/tree/scenarios/format/planted.cpp"
+expect fail layering "scenarios/format/ including scenarios/run/"
+
+fresh_copy
+printf '#include "scenarios/run/runner.hpp"\n' > "$scratch/tree/scenarios/format/planted_test.cpp"
+expect pass layering "a format test including scenarios/run/"
+
+fresh_copy
 printf '#include "scenarios/x.hpp"\n' > "$scratch/tree/properties/planted_props.cpp"
 expect pass layering "a property suite including a later layer"
 

@@ -1,5 +1,5 @@
 # Guard test `layering`: fails when a file includes a header of a later layer (DESIGN.md).
-# Order: sim < runtime < properties < scenarios < reports < tools. A file in layer L may
+# Order: sim < runtime < properties < scenarios (format < run) < reports < tools. A file in layer L may
 # include "X/..." only when X is L or an earlier layer. Property-test suites in properties/
 # (files ending in _props.cpp or under properties/gen/) may include every layer.
 # Usage: cmake -DROOT=<repo> -P layering.cmake
@@ -21,6 +21,19 @@ foreach(layer IN LISTS layers)
                 list(APPEND violations "${rel}: ${layer}/ must not include ${target}/ (${line})")
             endif()
         endforeach()
+    endforeach()
+endforeach()
+# Inside scenarios/: the file format comes before running a scenario (scenarios/format/ must
+# not include scenarios/run/; the format's tests may, to check a loaded file runs).
+file(GLOB_RECURSE format_sources "${ROOT}/scenarios/format/*.hpp" "${ROOT}/scenarios/format/*.cpp")
+foreach(source IN LISTS format_sources)
+    if(source MATCHES "_(test|bench)\\.cpp$")
+        continue()
+    endif()
+    file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"scenarios/run/")
+    foreach(line IN LISTS includes)
+        file(RELATIVE_PATH rel "${ROOT}" "${source}")
+        list(APPEND violations "${rel}: scenarios/format/ must not include scenarios/run/ (${line})")
     endforeach()
 endforeach()
 if(violations)

@@ -199,11 +199,12 @@ def check_invariant_names(root):
     problems = []
     manual = read(os.path.join(root, "properties", "INVARIANTS.md"))
     anchors = set(re.findall(r'<a id="([^"]+)"', manual))
-    known = set(string_array(read(os.path.join(root, "scenarios", "model.cpp")), "invariant_names"))
+    model = read(os.path.join(root, "scenarios", "format", "model.cpp"))
+    known = set(string_array(model, "invariant_names"))
     monitors = set(string_array(read(os.path.join(root, "properties", "monitors.cpp")), "names"))
     if not known or not monitors:
         problems.append("cmake/manual_check.py: could not read invariant_names "
-                        "(scenarios/model.cpp) or names (properties/monitors.cpp)")
+                        "(scenarios/format/model.cpp) or names (properties/monitors.cpp)")
     for name in sorted(known | monitors):
         if name not in anchors:
             problems.append(f"properties/INVARIANTS.md: invariant {name!r} is not documented "

@@ -38,7 +38,10 @@ std::uint64_t cases_until_caught(Mutation mutation, Focus focus, std::string_vie
         if (!clean.findings.empty()) {
             return 0;
         }
-        const CaseResult mutated = gen::run_case(topology_case, mutation);
+        const CaseResult mutated = [&] {
+            const runtime::MutationScope broken(mutation);
+            return gen::run_case(topology_case);
+        }();
         if (mutated.violated(monitor)) {
             std::string monitors;
             for (const gen::Finding& finding : mutated.findings) {
@@ -89,9 +92,23 @@ TEST(MutationCheck, KeepChildrenOfFailedInitIsCaught) {
     expect_caught(Mutation::KeepChildrenOfFailedInit, Focus::AtomicInit, "atomic_init");
 }
 
-// The switch is off by default: a Node built without options runs the real rules.
-TEST(MutationCheck, NodeOptionsDefaultToNoMutation) {
-    EXPECT_EQ(runtime::NodeOptions{}.mutation, Mutation::None);
+// A scope switches its mutation on for what runs inside it only: before it, after it and
+// around a nested scope the rules are whole again. The case is one the mutation is caught in.
+TEST(MutationCheck, AScopeBreaksTheRuleOnlyWhileItLives) {
+    const std::uint64_t seed =
+        cases_until_caught(Mutation::DropSender, Focus::Router, "sender_preservation");
+    ASSERT_NE(seed, 0U);
+    const TopologyCase topology_case = gen::sample_case(Focus::Router, seed, case_size);
+    {
+        const runtime::MutationScope broken(Mutation::DropSender);
+        EXPECT_TRUE(gen::run_case(topology_case).violated("sender_preservation"));
+        {
+            const runtime::MutationScope none(Mutation::None);
+            EXPECT_TRUE(gen::run_case(topology_case).findings.empty());
+        }
+        EXPECT_TRUE(gen::run_case(topology_case).violated("sender_preservation"));
+    }
+    EXPECT_TRUE(gen::run_case(topology_case).findings.empty());
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
+#include "runtime/events.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/node.hpp"
 
@@ -27,8 +28,9 @@ class RouteTracker;
 /// of that message: `route_key router key name` (scenario routers emit it; key_affinity
 /// reads it). `name` is the route the rule picked for the key.
 inline constexpr sim::TraceKey route_key{"route_key"};
-/// The route_key field holding the hashed field's value as compact JSON.
-inline constexpr sim::TraceKey route_key_field{"key"};
+/// The route_key field holding the hashed field's value as compact JSON: the typed event's own
+/// key object (runtime::ev::RouteKey), so that a FieldAt finds it by identity, without a scan.
+inline constexpr const sim::TraceKey& route_key_field = runtime::ev::key::key;
 
 /// Base of the monitors that follow route tables: feeds a RouteTracker and reports the
 /// findings of the checks the subclass owns.

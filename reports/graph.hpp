@@ -14,8 +14,8 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "reports/run_facts.hpp"
-#include "scenarios/model.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/model.hpp"
+#include "scenarios/run/runner.hpp"
 
 namespace routesim::reports {
 

@@ -1,6 +1,6 @@
 // The HTML report page: document skeleton, style, header, the violation box, the topology
 // picture and the timeline. The tables live in html_sections.cpp.
-// Part of reports/: uses the graph model, the collector's facts and scenarios/runner.hpp.
+// Part of reports/: uses the graph model, the collector's facts and scenarios/run/runner.hpp.
 #include "reports/html.hpp"
 
 #include <set>

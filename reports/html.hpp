@@ -2,7 +2,7 @@
 // fetched), with the topology picture, routing tables, counters, ledger, invariant and
 // expectation results, messages per route, and a timeline; a run with violations opens
 // with the violation and its witness events.
-// Part of reports/: uses the graph model, the collector's facts and scenarios/runner.hpp.
+// Part of reports/: uses the graph model, the collector's facts and scenarios/run/runner.hpp.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "reports/graph.hpp"
 #include "reports/run_facts.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/run/runner.hpp"
 
 namespace routesim::reports {
 

@@ -1,6 +1,6 @@
 // The tables and charts of the HTML report: routing tables, messages per route, counters,
 // ledger, clients, invariants and expectations.
-// Part of reports/: uses the collector's facts and scenarios/runner.hpp.
+// Part of reports/: uses the collector's facts and scenarios/run/runner.hpp.
 #include <algorithm>
 #include <set>
 #include <vector>

@@ -1,5 +1,5 @@
 // Writing a report directory.
-// Part of reports/: uses scenarios/runner.hpp's public API and the exporters of this folder.
+// Part of reports/: uses scenarios/run/runner.hpp's public API and the exporters of this folder.
 #include "reports/report.hpp"
 
 #include <fstream>

@@ -1,6 +1,6 @@
 // A whole report on disk: runs a scenario with a trace collector attached and writes
 // index.html, topology.dot, topology.svg (when Graphviz runs), topology.mmd and trace.json.
-// Part of reports/: uses scenarios/runner.hpp's public API and the exporters of this folder.
+// Part of reports/: uses scenarios/run/runner.hpp's public API and the exporters of this folder.
 #pragma once
 
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "reports/run_facts.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/result.hpp"
 
 namespace routesim::reports {

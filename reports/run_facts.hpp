@@ -2,7 +2,7 @@
 // message counts per route, per registry target, per pool worker and per sender, and the
 // marked moments (restarts, pending windows, faults), collected online by a trace sink.
 // Part of reports/: uses scenarios/, properties/, runtime/ and sim/; knows nothing of how runs
-// are made beyond the public scenarios/runner.hpp API.
+// are made beyond the public scenarios/run/runner.hpp API.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "properties/topology_view.hpp"
-#include "scenarios/model.hpp"
+#include "scenarios/format/model.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "reports/report.hpp"
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 
 namespace routesim::reports::testing {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "runtime/behavior.hpp"
-#include "runtime/process.hpp"
+#include "runtime/node_impl.hpp"
 
 namespace routesim::runtime::act {
 

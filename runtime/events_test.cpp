@@ -65,13 +65,25 @@ TraceValue text(std::string_view value) {
     return TraceValue(value);
 }
 
-std::vector<Case> runtime_cases() {
-    using act::RouteState;
-    using ev::Resolution;
-    std::vector<Case> cases;
-    auto add = [&cases](std::string kind, auto event,
-                        std::vector<std::pair<std::string, TraceValue>> fields) {
-        cases.push_back(Case{kind, typed(event), by_hand(kind, std::move(fields))});
+/// Adds one case: the typed event and the field array its former emitter built by hand.
+class CaseList {
+public:
+    template <class Event>
+    void add(std::string kind, const Event& event,
+             std::vector<std::pair<std::string, TraceValue>> fields) {
+        cases_.push_back(Case{kind, typed(event), by_hand(kind, std::move(fields))});
+    }
+    std::vector<Case> take() { return std::move(cases_); }
+
+private:
+    std::vector<Case> cases_;
+};
+
+/// The process, mailbox and call kinds.
+void add_process_cases(CaseList& list) {
+    auto add = [&list](std::string kind, auto event,
+                       std::vector<std::pair<std::string, TraceValue>> fields) {
+        list.add(std::move(kind), event, std::move(fields));
     };
     add("spawn", ev::Spawn{u7, u9, "w1", "Echo", "actor"},
         {{"pid", u7},
@@ -139,6 +151,16 @@ std::vector<Case> runtime_cases() {
     add("log", ev::Log{u7, "error", "panic in callback"},
         {{"pid", u7}, {"level", text("error")}, {"text", text("panic in callback")}});
     add("busy", ev::Busy{u7, std::int64_t{250}}, {{"pid", u7}, {"cost_ns", std::int64_t{250}}});
+}
+
+/// The router, pool and supervisor kinds.
+void add_component_cases(CaseList& list) {
+    using act::RouteState;
+    using ev::Resolution;
+    auto add = [&list](std::string kind, auto event,
+                       std::vector<std::pair<std::string, TraceValue>> fields) {
+        list.add(std::move(kind), event, std::move(fields));
+    };
     add("route",
         ev::Route{sim::premixed_id<&ev::Route::router>(u7), u11, "r1", Resolution::Owned, u9, {}},
         {{"router", u7},
@@ -193,6 +215,14 @@ std::vector<Case> runtime_cases() {
         {{"sup", u7}, {"child", text("c1")}, {"pid", u9}, {"reason", text("crash")}});
     add("sup_shutdown", ev::SupShutdown{u7, "shutdown", std::uint64_t{2}},
         {{"sup", u7}, {"reason", text("shutdown")}, {"waiting", std::uint64_t{2}}});
+}
+
+/// The kernel's kinds and those emitted above runtime (fault aiming and kills).
+void add_kernel_cases(CaseList& list) {
+    auto add = [&list](std::string kind, auto event,
+                       std::vector<std::pair<std::string, TraceValue>> fields) {
+        list.add(std::move(kind), event, std::move(fields));
+    };
     add("fault", ev::Fault{"take_panic", std::uint64_t{3}, "t1", "<1.0.7>"},
         {{"site", text("take_panic")},
          {"occurrence", std::uint64_t{3}},
@@ -207,7 +237,14 @@ std::vector<Case> runtime_cases() {
          {"pid", u7},
          {"name", text("r1")}});
     add("fault_kill", ev::FaultKill{u7}, {{"pid", u7}});
-    return cases;
+}
+
+std::vector<Case> runtime_cases() {
+    CaseList list;
+    add_process_cases(list);
+    add_component_cases(list);
+    add_kernel_cases(list);
+    return list.take();
 }
 
 // Decodes every event it sees and emits it again into `out`.

@@ -1,10 +1,11 @@
 // Node: spawn, delivery, the step loop, kills and teardown (§1.4, §2, §3).
 // Part of runtime/: uses sim/ and the standard library only.
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 
 #include <algorithm>
 #include <type_traits>
 
+#include "runtime/detail/mutation_hook.hpp"
 #include "runtime/events.hpp"
 #include "sim/assert.hpp"
 
@@ -182,7 +183,7 @@ void Node::finish_failed_init(Process& process, const Error& reason) {
     // §2.8 step 4 / R6: everything the failing process linked to as consumer (its children
     // spawned with LinkChild during Init) gets MessageExitPID{failing pid, err} from it.
     for (const PID& target : process.links_out_) {
-        if (mutation_active(Mutation::KeepChildrenOfFailedInit)) {
+        if (runtime::detail::mutation_active(Mutation::KeepChildrenOfFailedInit)) {
             break; // R6 (mutation: the children spawned during Init are left running)
         }
         deliver_exit(process.pid_, target, MessageExitPID{process.pid_, reason});

@@ -15,7 +15,6 @@
 #include "runtime/gen.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/process.hpp"
-#include "runtime/testing_mutation.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::runtime {
@@ -38,8 +37,6 @@ struct NodeOptions {
     std::string name = "routesim@localhost";
     std::int64_t creation = 1;
     Semantics semantics = Semantics::Documented;
-    /// Test-only: a deliberately broken rule (testing_mutation.hpp); never set outside tests.
-    Mutation mutation = Mutation::None;
 };
 
 /// The whole runtime of one run. Registers itself as the World's step runner.
@@ -61,8 +58,6 @@ public:
     /// The node's core PID (ID 1): From of node-level sends.
     const PID& core_pid() const { return core_pid_; }
     Semantics semantics() const { return options_.semantics; }
-    /// Test-only: true when NodeOptions::mutation is `mutation` (testing_mutation.hpp).
-    bool mutation_active(Mutation mutation) const { return options_.mutation == mutation; }
     /// The live (or Zombee) process with this PID; nullptr when unknown or terminated.
     Process* find(const PID& pid) const {
         Process* process = slot(pid.id);
@@ -305,5 +300,3 @@ private:
 };
 
 } // namespace routesim::runtime
-
-#include "runtime/node_impl.hpp" // the delivery hot path (templates)

@@ -1,6 +1,8 @@
 // Node: the delivery hot path as templates (a send builds its mailbox item in the queue slot,
 // so that a value sent as a payload becomes its Message there), for node.cpp and for the
-// typed sends of Node and Process. Included at the end of node.hpp; not to be included alone.
+// typed sends of Node and Process. Include it where a typed send is made (actor.hpp,
+// router.hpp, pool.hpp and supervisor.hpp do): node.hpp and process.hpp only declare them, so
+// that the three headers include each other in one direction (process <- node <- node_impl).
 // Part of runtime/: uses sim/ and the standard library only.
 #pragma once
 

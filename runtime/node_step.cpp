@@ -5,7 +5,7 @@
 #include <bit>
 
 #include "runtime/events.hpp"
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {

@@ -3,7 +3,8 @@
 // Part of runtime/: uses sim/ and the standard library only.
 #include "runtime/pool.hpp"
 
-#include "runtime/node.hpp"
+#include "runtime/detail/mutation_hook.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime::act {
@@ -265,7 +266,7 @@ Pool::Attempt Pool::respawn(const MailboxMessage& message) {
     }
     forwarded_++;
     emit_forward(message.id, fresh, outcome_respawned);
-    if (process().node().mutation_active(Mutation::PoolDuplicateOnRespawn)) {
+    if (runtime::detail::mutation_active(Mutation::PoolDuplicateOnRespawn)) {
         return Attempt::Next; // §5 (mutation: the message goes on to the next worker too)
     }
     return Attempt::Done;

@@ -11,7 +11,7 @@
 
 #include "runtime/actor.hpp"
 #include "runtime/behavior.hpp"
-#include "runtime/process.hpp"
+#include "runtime/node_impl.hpp"
 #include "runtime/trace_keys.hpp"
 
 namespace routesim::runtime {

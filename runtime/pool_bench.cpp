@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "runtime/actor.hpp"
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "runtime/pool.hpp"
 
 namespace routesim::runtime {

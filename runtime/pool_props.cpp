@@ -39,6 +39,43 @@ private:
 // operation kind (0 send a burst, 1 kill), value (burst size or queue position)
 using Operation = std::tuple<int, int>;
 
+/// The pool's queue as the model predicts it: the head takes each message and goes to the
+/// tail; a dead head is replaced by a fresh PID at the tail (§5).
+struct RoundRobinModel {
+    std::deque<PID> queue;
+    std::set<PID> known;
+    std::set<PID> dead;
+    std::uint64_t fresh = 0;
+    std::size_t seen_events = 0;
+
+    /// Checks the next `count` forwards of the pool_forward trace against the model.
+    template <class Events>
+    void expect_forwards(const Events& events, int count, const PID& pool_pid) {
+        for (int i = 0; i < count; i++) {
+            const PID head = queue.front();
+            queue.pop_front();
+            RC_ASSERT(seen_events < events.size());
+            const auto worker_id = static_cast<std::uint64_t>(events[seen_events].number("worker"));
+            RC_ASSERT(worker_id == head.id);
+            if (dead.count(head) > 0) {
+                RC_ASSERT(events[seen_events].text("outcome") == "dead");
+                seen_events++;
+                RC_ASSERT(events[seen_events].text("outcome") == "respawned");
+                const PID replacement{
+                    pool_pid.node, static_cast<std::uint64_t>(events[seen_events].number("worker")),
+                    pool_pid.creation};
+                RC_ASSERT(known.insert(replacement).second);
+                queue.push_back(replacement);
+                fresh++;
+            } else {
+                RC_ASSERT(events[seen_events].text("outcome") == "ok");
+                queue.push_back(head);
+            }
+            seen_events++;
+        }
+    }
+};
+
 RC_GTEST_PROP(PoolProps, ForwardsRoundRobinOverLiveWorkersAndRefills, ()) {
     const auto size = static_cast<std::size_t>(*rc::gen::inRange(1, 7));
     const auto operations = *rc::gen::container<std::vector<Operation>>(
@@ -56,58 +93,30 @@ RC_GTEST_PROP(PoolProps, ForwardsRoundRobinOverLiveWorkersAndRefills, ()) {
     };
     const PID pool_pid = f.node.spawn(factory, {}, {}).value();
     const auto& pool = dynamic_cast<SizedPool&>(f.node.find(pool_pid)->behavior());
-    std::deque<PID> model(pool.workers().begin(), pool.workers().end());
-    std::set<PID> known(model.begin(), model.end());
-    std::set<PID> dead;
+    RoundRobinModel model;
+    model.queue.assign(pool.workers().begin(), pool.workers().end());
+    model.known.insert(model.queue.begin(), model.queue.end());
     std::uint64_t sent = 0;
-    std::uint64_t fresh = 0;
-    std::size_t seen_events = 0;
-
     auto send_burst = [&](int count) {
         for (int i = 0; i < count; i++) {
             RC_ASSERT(f.node.send(pool_pid, Text{"m"}).has_value());
         }
         sent += static_cast<std::uint64_t>(count);
         f.run();
-        // Each message: the model's head takes it, or a fresh PID if the head is dead.
-        const auto events = f.events("pool_forward");
-        for (int i = 0; i < count; i++) {
-            const PID head = model.front();
-            model.pop_front();
-            RC_ASSERT(seen_events < events.size());
-            const auto worker_id = static_cast<std::uint64_t>(events[seen_events].number("worker"));
-            if (dead.count(head) > 0) {
-                RC_ASSERT(events[seen_events].text("outcome") == "dead");
-                RC_ASSERT(worker_id == head.id);
-                seen_events++;
-                RC_ASSERT(events[seen_events].text("outcome") == "respawned");
-                const PID replacement{
-                    pool_pid.node, static_cast<std::uint64_t>(events[seen_events].number("worker")),
-                    pool_pid.creation};
-                RC_ASSERT(known.insert(replacement).second);
-                model.push_back(replacement);
-                fresh++;
-            } else {
-                RC_ASSERT(events[seen_events].text("outcome") == "ok");
-                RC_ASSERT(worker_id == head.id);
-                model.push_back(head);
-            }
-            seen_events++;
-        }
+        model.expect_forwards(f.events("pool_forward"), count, pool_pid);
     };
-
     for (const auto& [kind, value] : operations) {
         if (kind == 1) {
-            const PID victim = model[static_cast<std::size_t>(value) % model.size()];
-            if (dead.insert(victim).second) {
+            const PID victim = model.queue[static_cast<std::size_t>(value) % model.queue.size()];
+            if (model.dead.insert(victim).second) {
                 RC_ASSERT(f.node.kill(victim).has_value());
                 f.run();
             }
         } else {
             send_burst(value);
         }
-        RC_ASSERT(
-            std::equal(model.begin(), model.end(), pool.workers().begin(), pool.workers().end()));
+        RC_ASSERT(std::equal(model.queue.begin(), model.queue.end(), pool.workers().begin(),
+                             pool.workers().end()));
         RC_ASSERT(pool.workers().size() == size);
     }
     // One full round replaces every dead worker: the pool is back to its size, all alive.
@@ -118,7 +127,7 @@ RC_GTEST_PROP(PoolProps, ForwardsRoundRobinOverLiveWorkersAndRefills, ()) {
     RC_ASSERT(pool.workers().size() == size);
     RC_ASSERT(pool.messages_forwarded() == sent);
     RC_ASSERT(pool.messages_unhandled() == 0U);
-    RC_ASSERT(pool.worker_restarts() == fresh);
+    RC_ASSERT(pool.worker_restarts() == model.fresh);
     RC_ASSERT(handled == sent);
 }
 

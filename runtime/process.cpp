@@ -3,7 +3,7 @@
 #include "runtime/process.hpp"
 
 #include "runtime/events.hpp"
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime {

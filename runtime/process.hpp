@@ -232,6 +232,3 @@ private:
 };
 
 } // namespace routesim::runtime
-
-// The body of the typed send needs Node (node_impl.hpp, which node.hpp includes last).
-#include "runtime/node.hpp"

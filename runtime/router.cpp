@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "runtime/node.hpp"
+#include "runtime/detail/mutation_hook.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime::act {
@@ -335,7 +336,7 @@ Status Router::admin_call(const MailboxMessage& message) {
         const Entry& entry = table_[*index];
         Process& self_process = process();
         if (!entry.disabled && entry.pending == RoutePending::None && !entry.pid.empty() &&
-            !self_process.node().mutation_active(Mutation::DropSender)) {
+            !runtime::detail::mutation_active(Mutation::DropSender)) {
             const PID pid = entry.pid;
             const SendResult sent = self_process.forward(pid, message, MessagePriority::Normal);
             if (sent) {
@@ -358,7 +359,7 @@ Status Router::admin_call(const MailboxMessage& message) {
 Status Router::route_discarded(const MailboxMessage& message, Atom name) {
     // R11: discarded++, no resolution; a call gets ErrDiscarded at once.
     counters_.discarded++;
-    if (process().node().mutation_active(Mutation::DiscardCountedAsForwarded)) {
+    if (runtime::detail::mutation_active(Mutation::DiscardCountedAsForwarded)) {
         counters_.discarded--; // R11, R42 (mutation: the discard is counted as forwarded)
         counters_.forwarded++;
     }
@@ -396,14 +397,14 @@ Router::Routed Router::resolve(Atom name, const MailboxMessage& message) {
     if (const std::optional<std::size_t> index = find(name)) {
         const Entry& entry = table_[*index];
         if (entry.pending == RoutePending::Disable &&
-            process().node().mutation_active(Mutation::ForwardToPendingDisable)) {
+            runtime::detail::mutation_active(Mutation::ForwardToPendingDisable)) {
             return forward_owned(*index, message); // R14 (mutation: forwards to pending Disable)
         }
         if (entry.disabled || entry.pending == RoutePending::Disable) {
             return Routed{false, PID{}, Error(Err::Disabled)}; // R14, checked first
         }
         if (entry.pending == RoutePending::Remove &&
-            process().node().mutation_active(Mutation::ForwardToPendingRemove)) {
+            runtime::detail::mutation_active(Mutation::ForwardToPendingRemove)) {
             return forward_owned(*index, message); // R15 (mutation: forwards to pending Remove)
         }
         if (entry.pending == RoutePending::Remove) {
@@ -440,7 +441,7 @@ Router::Routed Router::forward_owned(std::size_t index, const MailboxMessage& me
     // R45 step 1; R21: the message goes on unchanged with Normal priority.
     const PID pid = table_[index].pid;
     RS_ASSERT(!pid.empty());
-    if (process().node().mutation_active(Mutation::DropSender)) {
+    if (runtime::detail::mutation_active(Mutation::DropSender)) {
         // R21 (mutation: From not preserved; the worker sees the router as the sender)
         const MailboxMessage changed = with_sender(message, self());
         const SendResult sent = process().forward(pid, changed, MessagePriority::Normal);

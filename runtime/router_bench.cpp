@@ -4,7 +4,7 @@
 // forward, trace) and the worker's step taking it.
 #include <benchmark/benchmark.h>
 
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "runtime/router.hpp"
 
 namespace routesim::runtime {

@@ -2,7 +2,7 @@
 // check orders of R55, the R-table, pending operations (R25–R29, R50) and the two semantics
 // profiles (§8 opening, R26, R32, R36–R38).
 // Part of runtime/: uses sim/ and the standard library only.
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "runtime/router.hpp"
 #include "sim/assert.hpp"
 

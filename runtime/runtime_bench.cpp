@@ -10,7 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include "runtime/actor.hpp"
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::runtime {

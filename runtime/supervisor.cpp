@@ -6,8 +6,9 @@
 
 #include <set>
 
+#include "runtime/detail/mutation_hook.hpp"
 #include "runtime/detail/supervisor_strategy.hpp"
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::runtime::act {
@@ -269,7 +270,7 @@ Status Supervisor::process_init(const Args& args) {
     restart_ = spec.restart;
     handle_child_ = spec.enable_handle_child;
     strategy_ = make_strategy(spec.type);
-    if (process().node().mutation_active(Mutation::RestartBeyondIntensity)) {
+    if (runtime::detail::mutation_active(Mutation::RestartBeyondIntensity)) {
         spec.restart.intensity++; // §6.4 (mutation: the strategy allows one restart more)
     }
     // §6.2: children start synchronously, in spec order; a spawn error fails our spawn and

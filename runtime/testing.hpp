@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "runtime/actor.hpp"
-#include "runtime/node.hpp"
+#include "runtime/node_impl.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::runtime::testing {

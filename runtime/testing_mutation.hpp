@@ -1,8 +1,11 @@
-// Test-only mutations: deliberately broken runtime rules, switched on per Node through
-// NodeOptions::mutation, so that the mutation check (properties/mutation_props.cpp) can show
-// that the invariant monitors catch each one. The default is None; the CLI and the scenario
-// layer never set it. Each hook is one branch at the place where its rule lives, commented
-// with the rule it breaks.
+// Test-only mutations: deliberately broken runtime rules, so that the mutation check
+// (properties/mutation_props.cpp) can show that the invariant monitors catch each one. A test
+// switches one on with a MutationScope; only the test runtime
+// (routesim_runtime_mutant: the hooked files compiled with ROUTESIM_MUTATION_HOOKS=1, plus
+// testing_mutation.cpp) has the hooks and MutationScope, so the product runtime carries no
+// mutation branch and a product binary that named MutationScope would not link. Each hook is
+// one branch at the place where its rule lives (detail/mutation_hook.hpp), commented with the
+// rule it breaks.
 // Part of runtime/: uses the standard library only.
 #pragma once
 
@@ -57,6 +60,20 @@ inline std::string_view mutation_name(Mutation mutation) {
     }
     return "unknown";
 }
+
+/// Switches `mutation` on (for the whole process: runs are single-threaded) until destroyed,
+/// then restores the one before (scopes nest). Defined only in the test runtime
+/// (testing_mutation.cpp).
+class MutationScope {
+public:
+    explicit MutationScope(Mutation mutation);
+    ~MutationScope();
+    MutationScope(const MutationScope&) = delete;
+    MutationScope& operator=(const MutationScope&) = delete;
+
+private:
+    Mutation previous_;
+};
 
 /// DropSender: a copy of `message` whose From is `sender`.
 inline MailboxMessage with_sender(const MailboxMessage& message, const PID& sender) {

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/loader.hpp"
+#include "scenarios/run/runner.hpp"
 
 namespace routesim::scenarios::testing {
 

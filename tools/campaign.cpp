@@ -7,6 +7,7 @@
 
 #include "sim/prng.hpp"
 #include "tools/campaign_detail.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "tools/shrink.hpp"
 
 namespace routesim::tools {
@@ -86,6 +87,7 @@ scenarios::RunSettings fuzz_settings(std::uint64_t seed, sim::Policy scheduler,
     settings.check_determinism = false;
     settings.aim_faults = true;
     settings.coverage = true;
+    settings.instrument = &fuzz::shared_observer();
     return settings;
 }
 
@@ -123,7 +125,7 @@ void CoverageTally::add(const scenarios::Coverage& run) {
         return;
     }
     const std::vector<std::uint64_t>& counts = run.counts();
-    RS_ASSERT(counts.size() == scenarios::Coverage::entries());
+    RS_ASSERT(counts.size() == fuzz::coverage_entries_count());
     by_entry_.resize(counts.size());
     for (std::size_t entry = 0; entry < counts.size(); entry++) {
         if (counts[entry] > 0) { // most entries are not reached in one run
@@ -137,7 +139,7 @@ std::map<std::string, CoverageCount> CoverageTally::as_map() const {
     std::map<std::string, CoverageCount> out;
     for (std::size_t entry = 0; entry < by_entry_.size(); entry++) {
         if (by_entry_[entry].runs > 0) {
-            out.emplace(scenarios::Coverage::name(entry), by_entry_[entry]);
+            out.emplace(fuzz::coverage_name(entry), by_entry_[entry]);
         }
     }
     return out;

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "scenarios/runner.hpp"
+#include "scenarios/run/runner.hpp"
 #include "tools/fuzz.hpp"
 
 namespace routesim::tools::detail {

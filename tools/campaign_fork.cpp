@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tools/campaign_detail.hpp"
+#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools::detail {
 
@@ -30,7 +31,7 @@ void Progress::draw(std::uint64_t runs, std::size_t failures,
     }
     const double elapsed = clock_.seconds();
     const double rate = elapsed > 0 ? static_cast<double>(runs) / elapsed : 0.0;
-    static const std::size_t windows_known = scenarios::coverage_windows().size();
+    static const std::size_t windows_known = fuzz::coverage_windows().size();
     std::fprintf(stderr,
                  "\rfuzz: %llu runs, %.0f runs/s, %zu failures, coverage %zu/%zu windows, "
                  "%zu (route state, event) pairs   ",

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/loader.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/trace.hpp"
 #include "tools/run_setup.hpp"
 

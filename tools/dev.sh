@@ -13,7 +13,7 @@ packages=(
     libboost-graph-dev nlohmann-json3-dev libcli11-dev librapidcheck-dev
     libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev graphviz chromium
     python3 python3-jsonschema
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev clang-format
 )
 
 setup() {

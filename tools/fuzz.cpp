@@ -12,11 +12,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/commands.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "tools/fuzz_detail.hpp"
 #include "tools/shrink.hpp"
 
@@ -240,44 +241,42 @@ int merge_command(const FuzzArgs& args) {
 
 } // namespace
 
-std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) {
-    constexpr std::string_view window_prefix = "window:";
-    constexpr std::string_view pair_separator = " x ";
-    std::ostringstream out;
-    auto row = [&out](std::string_view indent, std::string_view name, const CoverageCount& count) {
-        out << indent << name;
-        for (std::size_t pad = name.size(); pad < 40; pad++) {
-            out << ' ';
-        }
-        out << ' ' << std::setw(9) << count.runs << (count.runs == 1 ? " run " : " runs") << ' '
-            << std::setw(10) << count.events << (count.events == 1 ? " time" : " times") << "\n";
-    };
-    // Windows in their fixed order, then the ones never reached.
-    const std::vector<std::string> windows = scenarios::coverage_windows();
-    std::vector<std::string> missed;
-    std::size_t windows_reached = 0;
-    std::size_t pairs_reached = 0;
-    for (const auto& [key, count] : coverage) {
-        (key.starts_with(window_prefix) ? windows_reached : pairs_reached)++;
+namespace {
+
+constexpr std::string_view window_prefix = "window:";
+constexpr std::string_view pair_separator = " x ";
+
+/// One coverage line: the name padded to 40 columns, then its runs and times.
+void coverage_row(std::ostream& out, std::string_view indent, std::string_view name,
+                  const CoverageCount& count) {
+    out << indent << name;
+    for (std::size_t pad = name.size(); pad < 40; pad++) {
+        out << ' ';
     }
-    out << "coverage: " << windows_reached << " of " << windows.size()
-        << " pending/restart windows and " << pairs_reached
-        << " (route state, event) pairs reached (runs that reached each, times in all)\n";
+    out << ' ' << std::setw(9) << count.runs << (count.runs == 1 ? " run " : " runs") << ' '
+        << std::setw(10) << count.events << (count.events == 1 ? " time" : " times") << "\n";
+}
+
+/// Windows in their fixed order, then windows this build does not know (a merged results file
+/// from another version), then the ones never reached.
+void coverage_windows_text(std::ostream& out,
+                           const std::map<std::string, CoverageCount>& coverage) {
+    const std::vector<std::string> windows = fuzz::coverage_windows();
+    std::vector<std::string> missed;
     out << "  windows:\n";
     for (const std::string& window : windows) {
         auto found = coverage.find(std::string(window_prefix) + window);
         if (found == coverage.end()) {
             missed.push_back(window);
         } else {
-            row("    ", window, found->second);
+            coverage_row(out, "    ", window, found->second);
         }
     }
     for (const auto& [key, count] : coverage) {
-        // A window this build does not know (a merged results file from another version).
         const std::string_view name = std::string_view(key).substr(window_prefix.size());
         if (key.starts_with(window_prefix) &&
             std::find(windows.begin(), windows.end(), name) == windows.end()) {
-            row("    ", name, count);
+            coverage_row(out, "    ", name, count);
         }
     }
     if (!missed.empty()) {
@@ -287,8 +286,12 @@ std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) 
         }
         out << "\n";
     }
-    // Pairs grouped by route state, states in their fixed order (unknown ones last, sorted).
-    std::vector<std::string> states = scenarios::coverage_states();
+}
+
+/// Pairs grouped by route state, states in their fixed order (unknown ones last, sorted).
+void coverage_pairs_text(std::ostream& out, const std::map<std::string, CoverageCount>& coverage,
+                         std::size_t pairs_reached) {
+    std::vector<std::string> states = fuzz::coverage_states();
     for (const auto& [key, count] : coverage) {
         const std::size_t at = key.find(pair_separator);
         if (!key.starts_with(window_prefix) && at != std::string::npos &&
@@ -309,9 +312,26 @@ std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) 
                 out << "    " << state << ":\n";
                 header = true;
             }
-            row("      ", std::string_view(it->first).substr(prefix.size()), it->second);
+            coverage_row(out, "      ", std::string_view(it->first).substr(prefix.size()),
+                         it->second);
         }
     }
+}
+
+} // namespace
+
+std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) {
+    std::size_t windows_reached = 0;
+    std::size_t pairs_reached = 0;
+    for (const auto& [key, count] : coverage) {
+        (key.starts_with(window_prefix) ? windows_reached : pairs_reached)++;
+    }
+    std::ostringstream out;
+    out << "coverage: " << windows_reached << " of " << fuzz::coverage_windows().size()
+        << " pending/restart windows and " << pairs_reached
+        << " (route state, event) pairs reached (runs that reached each, times in all)\n";
+    coverage_windows_text(out, coverage);
+    coverage_pairs_text(out, coverage, pairs_reached);
     return out.str();
 }
 

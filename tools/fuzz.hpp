@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/model.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/model.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/result.hpp"
 #include "sim/scheduler.hpp"
 

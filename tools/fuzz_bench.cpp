@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/loader.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/assert.hpp"
 #include "tools/fuzz.hpp"
 

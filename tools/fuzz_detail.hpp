@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/model.hpp"
+#include "scenarios/format/model.hpp"
 #include "sim/scheduler.hpp"
 
 namespace routesim::tools::detail {

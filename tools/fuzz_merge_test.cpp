@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/fuzz.hpp"
 

@@ -14,11 +14,13 @@
 
 #include <gtest/gtest.h>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "runtime/testing_mutation.hpp"
+#include "scenarios/format/loader.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/prng.hpp"
 #include "tools/campaign_detail.hpp"
 #include "tools/fuzz.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "tools/shrink.hpp"
 #include "tools/shrink_detail.hpp"
 
@@ -78,14 +80,17 @@ Reproducer shrink_first(const Loaded& race, const CampaignOptions& options) {
     return reproducer ? std::move(reproducer).value() : Reproducer{};
 }
 
-/// Runs a reproducer's text as `routesim run FILE` does (default settings).
+/// Runs a reproducer's text as `routesim run FILE` does (default settings, the CLI's
+/// instrument for `faults.aim`).
 scenarios::RunResult replay(const std::string& text) {
     auto scenario = scenarios::load_scenario_text(text, "reproducer");
     EXPECT_TRUE(scenario.has_value()) << (scenario ? "" : scenario.error().to_string());
     if (!scenario) {
         return {};
     }
-    return scenarios::run_scenario(scenario.value());
+    scenarios::RunSettings settings;
+    settings.instrument = &fuzz::shared_observer();
+    return scenarios::run_scenario(scenario.value(), settings);
 }
 
 TEST(FuzzRaces, EachPassesUnderFifo) {
@@ -174,7 +179,7 @@ TEST(FuzzCoverage, ReportListsReachedAndMissedWindowsAndPairsByState) {
         {"absent x admin:add:ok", {1, 1}},
     };
     const std::string text = coverage_text(coverage);
-    const std::size_t windows = scenarios::coverage_windows().size();
+    const std::size_t windows = fuzz::coverage_windows().size();
     EXPECT_NE(text.find("coverage: 2 of " + std::to_string(windows) +
                         " pending/restart windows and 3 (route state, event) pairs reached"),
               std::string::npos)
@@ -198,30 +203,28 @@ TEST(FuzzCoverage, ReportListsReachedAndMissedWindowsAndPairsByState) {
 }
 
 TEST(FuzzCoverage, EntriesAreNamedOnceAndFoundByName) {
-    const std::size_t entries = scenarios::Coverage::entries();
+    const std::size_t entries = fuzz::coverage_entries_count();
     std::set<std::string> names;
     for (std::size_t entry = 0; entry < entries; entry++) {
-        names.insert(scenarios::Coverage::name(entry));
+        names.insert(fuzz::coverage_name(entry));
     }
     EXPECT_EQ(names.size(), entries);
-    EXPECT_EQ(scenarios::Coverage::name(0), "running x message:owned");
-    EXPECT_EQ(scenarios::Coverage::name(entries - 1),
-              "window:" + scenarios::coverage_windows().back());
+    EXPECT_EQ(fuzz::coverage_name(0), "running x message:owned");
+    EXPECT_EQ(fuzz::coverage_name(entries - 1), "window:" + fuzz::coverage_windows().back());
     std::vector<std::uint64_t> counts(entries, 0);
     counts[3] = 5;
     counts[entries - 1] = 2;
     const scenarios::Coverage run(counts);
-    EXPECT_EQ(run.times(scenarios::Coverage::name(3)), 5U);
-    EXPECT_EQ(run.times(scenarios::Coverage::name(entries - 1)), 2U);
-    EXPECT_EQ(run.times("no such key"), 0U);
-    const std::map<std::string, std::uint64_t> reached = run.reached();
-    EXPECT_EQ(reached,
-              (std::map<std::string, std::uint64_t>{{scenarios::Coverage::name(3), 5},
-                                                    {scenarios::Coverage::name(entries - 1), 2}}));
+    EXPECT_EQ(fuzz::coverage_times(run, fuzz::coverage_name(3)), 5U);
+    EXPECT_EQ(fuzz::coverage_times(run, fuzz::coverage_name(entries - 1)), 2U);
+    EXPECT_EQ(fuzz::coverage_times(run, "no such key"), 0U);
+    const std::map<std::string, std::uint64_t> reached = fuzz::coverage_reached(run);
+    EXPECT_EQ(reached, (std::map<std::string, std::uint64_t>{
+                           {fuzz::coverage_name(3), 5}, {fuzz::coverage_name(entries - 1), 2}}));
 }
 
 TEST(FuzzCoverage, TallyCountsRunsAndEventsPerKeyAndSkipsRunsWithoutCoverage) {
-    const std::size_t entries = scenarios::Coverage::entries();
+    const std::size_t entries = fuzz::coverage_entries_count();
     std::vector<std::uint64_t> first(entries, 0);
     std::vector<std::uint64_t> second(entries, 0);
     first[0] = 3;
@@ -233,10 +236,10 @@ TEST(FuzzCoverage, TallyCountsRunsAndEventsPerKeyAndSkipsRunsWithoutCoverage) {
     tally.add(scenarios::Coverage(second));
     const std::map<std::string, CoverageCount> sums = tally.as_map();
     ASSERT_EQ(sums.size(), 2U);
-    const CoverageCount owned = sums.at(scenarios::Coverage::name(0));
+    const CoverageCount owned = sums.at(fuzz::coverage_name(0));
     EXPECT_EQ(owned.runs, 2U);
     EXPECT_EQ(owned.events, 5U);
-    const CoverageCount seventh = sums.at(scenarios::Coverage::name(7));
+    const CoverageCount seventh = sums.at(fuzz::coverage_name(7));
     EXPECT_EQ(seventh.runs, 1U);
     EXPECT_EQ(seventh.events, 1U);
     EXPECT_TRUE(detail::CoverageTally().as_map().empty());
@@ -245,8 +248,8 @@ TEST(FuzzCoverage, TallyCountsRunsAndEventsPerKeyAndSkipsRunsWithoutCoverage) {
 TEST(FuzzCoverage, EveryWindowARaceCampaignReachesIsAKnownWindow) {
     const CampaignResult campaign =
         run_campaign(load_race("call-during-pending-replace").scenario, bounded(50));
-    const std::vector<std::string> windows = scenarios::coverage_windows();
-    const std::vector<std::string> states = scenarios::coverage_states();
+    const std::vector<std::string> windows = fuzz::coverage_windows();
+    const std::vector<std::string> states = fuzz::coverage_states();
     for (const auto& [key, count] : campaign.coverage) {
         EXPECT_GT(count.runs, 0U) << key;
         EXPECT_GE(count.events, count.runs) << key;
@@ -473,9 +476,9 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
         for (std::uint64_t index = 0; index < 40; index++) {
             scenarios::RunSettings fresh =
                 fuzz_settings(run_seed(11, index), sim::Policy::Random, std::nullopt);
-            fresh.mutation = mutations[index % mutations.size()];
             scenarios::RunSettings reused = fresh;
             reused.monitors = &kit;
+            const runtime::MutationScope broken(mutations[index % mutations.size()]);
             const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);
             const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, fresh);
             ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
@@ -497,12 +500,13 @@ TEST(FuzzMonitorKit, ReusedMonitorsJudgeEveryRunAsFreshOnesDo) {
 }
 
 TEST(FuzzMonitorKit, RestartedRaceObserverCountsAndAimsAsAFreshOne) {
-    // The kit's race observer is restarted for each run instead of made anew. One that kept a
-    // route state, an aim budget, a PCT change point or a count from the run before would
-    // aim elsewhere (other faults, another trace) or count other coverage. One kit serves
-    // every file in turn, under both schedulers.
+    // A campaign's race observer is restarted for each run instead of made anew. One that
+    // kept a route state, an aim budget, a PCT change point or a count from the run before
+    // would aim elsewhere (other faults, another trace) or count other coverage. One observer
+    // (and one monitor kit) serves every file in turn, under both schedulers.
     const std::array<sim::Policy, 2> policies = {sim::Policy::Random, sim::Policy::Pct};
     scenarios::MonitorKit kit;
+    fuzz::RaceObserver kept;
     std::uint64_t aimed = 0;
     for (const std::string& file : campaign_equivalence_files()) {
         const Loaded loaded = load(file);
@@ -511,7 +515,10 @@ TEST(FuzzMonitorKit, RestartedRaceObserverCountsAndAimsAsAFreshOne) {
                 fuzz_settings(run_seed(13, index), policies[index % 2], std::nullopt);
             scenarios::RunSettings reused = fresh;
             reused.monitors = &kit;
+            reused.instrument = &kept;
             const scenarios::RunResult b = scenarios::run_scenario(loaded.scenario, reused);
+            fuzz::RaceObserver made; // a new observer for this run only
+            fresh.instrument = &made;
             const scenarios::RunResult a = scenarios::run_scenario(loaded.scenario, fresh);
             ASSERT_EQ(a.trace_hash, b.trace_hash) << file << " run " << index;
             EXPECT_EQ(a.coverage, b.coverage) << file << " run " << index;
@@ -525,7 +532,7 @@ TEST(FuzzMonitorKit, RestartedRaceObserverCountsAndAimsAsAFreshOne) {
             }
         }
     }
-    EXPECT_GT(kit.observer_reuses(), 100U);
+    EXPECT_GT(kept.starts(), 100U);
     EXPECT_GT(aimed, 20U); // the runs aimed
 }
 
@@ -547,11 +554,11 @@ TEST(FuzzCoverage, KeptRouteStatesAreTheRouteTables) {
         for (std::uint64_t index = 0; index < 48; index++) {
             scenarios::RunSettings settings =
                 fuzz_settings(run_seed(5, index), policies[index % 2], profiles[(index / 2) % 2]);
-            settings.mutation = mutations[(index / 4) % mutations.size()];
             settings.check_observer = true;
+            const runtime::MutationScope broken(mutations[(index / 4) % mutations.size()]);
             const scenarios::RunResult result = scenarios::run_scenario(loaded.scenario, settings);
-            for (const std::string& window : scenarios::coverage_windows()) {
-                windows += result.coverage.times("window:" + window);
+            for (const std::string& window : fuzz::coverage_windows()) {
+                windows += fuzz::coverage_times(result.coverage, "window:" + window);
             }
         }
     }

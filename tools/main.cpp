@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/scheduler.hpp"
 #include "sim/trace.hpp"
@@ -87,6 +88,144 @@ std::string help_footer(std::string_view exit_codes) {
 constexpr std::string_view exit_codes_run =
     "0 pass (every expectation and invariant held); 1 an expectation, invariant or limit failed";
 
+/// Every subcommand's flags as parsed, the subcommands, and the flag errors the seed flags
+/// report after parsing (tools::add_seed_flag).
+struct Cli {
+    DemoArgs demo_args;
+    tools::RunArgs run_args;
+    std::string run_report_dir;
+    tools::ReportArgs report_args;
+    tools::FuzzArgs fuzz_args;
+    std::vector<std::string> validate_files;
+    CLI::App* demo = nullptr;
+    CLI::App* run = nullptr;
+    CLI::App* report = nullptr;
+    CLI::App* fuzz = nullptr;
+    CLI::App* validate = nullptr;
+    std::string demo_flag_error;
+    std::string run_flag_error;
+    std::string report_flag_error;
+    std::string fuzz_flag_error;
+};
+
+void add_demo(CLI::App& app, Cli& cli) {
+    DemoArgs& args = cli.demo_args;
+    cli.demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
+    CLI::App& demo = *cli.demo;
+    demo.footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
+    tools::add_seed_flag(
+        demo, "Root seed, 0 to 2^64-1", [&args](std::uint64_t seed) { args.seed = seed; },
+        cli.demo_flag_error);
+    demo.add_option("--scheduler", args.scheduler, "fifo, random or pct")
+        ->check(CLI::IsMember({"fifo", "random", "pct"}));
+    demo.add_option("--pct-depth", args.pct_depth, "PCT bug depth")->check(CLI::Range(1, 64));
+    demo.add_option("--tasks", args.tasks, "Number of tasks")->check(CLI::Range(1, 100000));
+    demo.add_option("--tokens", args.tokens, "Number of tokens")->check(CLI::Range(0, 1000000));
+    demo.add_option("--hops", args.hops, "Hops per token")->check(CLI::Range(1, 100000));
+    demo.add_option("--trace", args.trace_path, "Write the trace as JSON Lines");
+}
+
+void add_run_and_report(CLI::App& app, Cli& cli) {
+    cli.run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
+    tools::add_run_flags(*cli.run, cli.run_args, cli.run_flag_error);
+    cli.run->footer(help_footer(exit_codes_run));
+    cli.run->add_flag("--json", cli.run_args.json, "Print the result as JSON");
+    cli.run
+        ->add_option("--report", cli.run_report_dir,
+                     "Also write the report of this run (index.html, topology.*, trace.json) to "
+                     "DIR")
+        ->type_name("DIR");
+
+    cli.report =
+        app.add_subcommand("report", "Run a scenario and write its report (index.html, ...)");
+    tools::add_run_flags(*cli.report, cli.report_args.run, cli.report_flag_error);
+    cli.report->footer(help_footer("0 the report was written (whatever the run's verdict, which "
+                                   "it prints); 1 writing a file failed"));
+    cli.report->add_option("--out", cli.report_args.out_dir, "Directory for the report files")
+        ->required()
+        ->type_name("DIR");
+}
+
+void add_fuzz(CLI::App& app, Cli& cli) {
+    tools::FuzzArgs& args = cli.fuzz_args;
+    cli.fuzz = app.add_subcommand(
+        "fuzz", "Fuzz a scenario (seeds, schedules, aimed faults); shrink failures to reproducers");
+    CLI::App& fuzz = *cli.fuzz;
+    fuzz.footer(help_footer("0 no run failed; 1 a run failed (its reproducer is written) or a "
+                            "worker process died"));
+    fuzz.add_option("file", args.file, "Scenario file");
+    fuzz.add_option("--runs", args.runs, "Number of runs (default 1000, or unbounded with --time)")
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+    fuzz.add_option("--time", args.time, "Wall-clock budget (\"30s\")");
+    tools::add_seed_flag(
+        fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
+        [&args](std::uint64_t seed) { args.seed = seed; }, cli.fuzz_flag_error);
+    fuzz.add_option("--scheduler", args.scheduler, "random or pct")
+        ->check(CLI::IsMember({"random", "pct"}));
+    fuzz.add_option("--semantics", args.semantics, "documented or upstream")
+        ->check(CLI::IsMember({"documented", "upstream"}));
+    fuzz.add_option("--jobs", args.jobs, "Worker processes")->check(CLI::Range(1, 1024));
+    fuzz.add_option("--shard", args.shard, "Take every N-th run starting at K (\"K/N\")");
+    fuzz.add_option("--out", args.out, "Directory for reproducers and results (fuzz-out)");
+    fuzz.add_option("--max-failures", args.max_failures, "Stop after this many failing runs");
+    fuzz.add_option("--shrink-max", args.shrink_max, "Distinct failures to shrink (4)");
+    fuzz.add_option("--merge", args.merge, "Merge results files instead of fuzzing (each run once)")
+        ->expected(1, -1);
+    fuzz.add_option("--replay", args.replay,
+                    "Run only the campaign run with this run seed (as a failure line names it) "
+                    "and shrink it if it fails");
+}
+
+void add_validate(CLI::App& app, Cli& cli) {
+    cli.validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");
+    cli.validate->footer(help_footer("0 every file is a valid scenario"));
+    cli.validate->add_option("files", cli.validate_files, "Scenario files")->required();
+}
+
+/// The flag error a seed flag left for `command` ("routesim <command>: <error>"), if any.
+bool reject_flag_error(std::string_view command, const std::string& error) {
+    if (error.empty()) {
+        return false;
+    }
+    std::cerr << "routesim " << command << ": " << error << "\n";
+    return true;
+}
+
+/// Runs the parsed subcommand and returns its exit code.
+int dispatch(const Cli& cli) {
+    if (cli.demo->parsed()) {
+        return reject_flag_error("demo", cli.demo_flag_error) ? exit_bad_input
+                                                              : run_demo_command(cli.demo_args);
+    }
+    if (cli.run->parsed()) {
+        if (reject_flag_error("run", cli.run_flag_error)) {
+            return exit_bad_input;
+        }
+        return cli.run_report_dir.empty()
+                   ? tools::run_command(cli.run_args)
+                   : tools::run_with_report(cli.run_args, cli.run_report_dir);
+    }
+    if (cli.report->parsed()) {
+        return reject_flag_error("report", cli.report_flag_error)
+                   ? exit_bad_input
+                   : tools::report_command(cli.report_args);
+    }
+    if (cli.fuzz->parsed()) {
+        if (reject_flag_error("fuzz", cli.fuzz_flag_error)) {
+            return exit_bad_input;
+        }
+        if (cli.fuzz_args.file.empty() == cli.fuzz_args.merge.empty()) {
+            std::cerr << "routesim fuzz: give a scenario FILE, or --merge RESULTS...\n";
+            return exit_bad_input;
+        }
+        return tools::fuzz_command(cli.fuzz_args);
+    }
+    if (cli.validate->parsed()) {
+        return tools::validate_command(cli.validate_files);
+    }
+    return exit_bad_input;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -96,81 +235,11 @@ int main(int argc, char** argv) {
                                           std::to_string(sim::trace_hash_scheme) + ")");
     app.require_subcommand(1);
     app.footer(help_footer(exit_codes_run));
-
-    DemoArgs demo_args;
-    CLI::App* demo = app.add_subcommand("demo", "Run the kernel demo (token-passing tasks)");
-    demo->footer(help_footer("0 the demo ran to its end; 1 it hit a limit"));
-    std::string demo_flag_error;
-    tools::add_seed_flag(
-        *demo, "Root seed, 0 to 2^64-1", [&](std::uint64_t seed) { demo_args.seed = seed; },
-        demo_flag_error);
-    demo->add_option("--scheduler", demo_args.scheduler, "fifo, random or pct")
-        ->check(CLI::IsMember({"fifo", "random", "pct"}));
-    demo->add_option("--pct-depth", demo_args.pct_depth, "PCT bug depth")->check(CLI::Range(1, 64));
-    demo->add_option("--tasks", demo_args.tasks, "Number of tasks")->check(CLI::Range(1, 100000));
-    demo->add_option("--tokens", demo_args.tokens, "Number of tokens")
-        ->check(CLI::Range(0, 1000000));
-    demo->add_option("--hops", demo_args.hops, "Hops per token")->check(CLI::Range(1, 100000));
-    demo->add_option("--trace", demo_args.trace_path, "Write the trace as JSON Lines");
-
-    tools::RunArgs run_args;
-    std::string run_flag_error;
-    CLI::App* run = app.add_subcommand("run", "Replay a scenario file and check its expectations");
-    tools::add_run_flags(*run, run_args, run_flag_error);
-    run->footer(help_footer(exit_codes_run));
-    run->add_flag("--json", run_args.json, "Print the result as JSON");
-    std::string run_report_dir;
-    run->add_option("--report", run_report_dir,
-                    "Also write the report of this run (index.html, topology.*, trace.json) to "
-                    "DIR")
-        ->type_name("DIR");
-
-    tools::ReportArgs report_args;
-    std::string report_flag_error;
-    CLI::App* report =
-        app.add_subcommand("report", "Run a scenario and write its report (index.html, ...)");
-    tools::add_run_flags(*report, report_args.run, report_flag_error);
-    report->footer(help_footer("0 the report was written (whatever the run's verdict, which it "
-                               "prints); 1 writing a file failed"));
-    report->add_option("--out", report_args.out_dir, "Directory for the report files")
-        ->required()
-        ->type_name("DIR");
-
-    tools::FuzzArgs fuzz_args;
-    CLI::App* fuzz = app.add_subcommand(
-        "fuzz", "Fuzz a scenario (seeds, schedules, aimed faults); shrink failures to reproducers");
-    fuzz->footer(help_footer("0 no run failed; 1 a run failed (its reproducer is written) or a "
-                             "worker process died"));
-    fuzz->add_option("file", fuzz_args.file, "Scenario file");
-    fuzz->add_option("--runs", fuzz_args.runs,
-                     "Number of runs (default 1000, or unbounded with --time)")
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
-    fuzz->add_option("--time", fuzz_args.time, "Wall-clock budget (\"30s\")");
-    std::string fuzz_flag_error;
-    tools::add_seed_flag(
-        *fuzz, "Root seed; run i uses splitmix64(seed + i*gamma)",
-        [&](std::uint64_t seed) { fuzz_args.seed = seed; }, fuzz_flag_error);
-    fuzz->add_option("--scheduler", fuzz_args.scheduler, "random or pct")
-        ->check(CLI::IsMember({"random", "pct"}));
-    fuzz->add_option("--semantics", fuzz_args.semantics, "documented or upstream")
-        ->check(CLI::IsMember({"documented", "upstream"}));
-    fuzz->add_option("--jobs", fuzz_args.jobs, "Worker processes")->check(CLI::Range(1, 1024));
-    fuzz->add_option("--shard", fuzz_args.shard, "Take every N-th run starting at K (\"K/N\")");
-    fuzz->add_option("--out", fuzz_args.out, "Directory for reproducers and results (fuzz-out)");
-    fuzz->add_option("--max-failures", fuzz_args.max_failures, "Stop after this many failing runs");
-    fuzz->add_option("--shrink-max", fuzz_args.shrink_max, "Distinct failures to shrink (4)");
-    fuzz->add_option("--merge", fuzz_args.merge,
-                     "Merge results files instead of fuzzing (each run once)")
-        ->expected(1, -1);
-    fuzz->add_option("--replay", fuzz_args.replay,
-                     "Run only the campaign run with this run seed (as a failure line names it) "
-                     "and shrink it if it fails");
-
-    std::vector<std::string> validate_files;
-    CLI::App* validate = app.add_subcommand("validate", "Check scenario files (exit 0 or 2)");
-    validate->footer(help_footer("0 every file is a valid scenario"));
-    validate->add_option("files", validate_files, "Scenario files")->required();
-
+    Cli cli;
+    add_demo(app, cli);
+    add_run_and_report(app, cli);
+    add_fuzz(app, cli);
+    add_validate(app, cli);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -178,45 +247,9 @@ int main(int argc, char** argv) {
         return code == 0 ? exit_ok : exit_bad_input;
     }
     try {
-        if (demo->parsed()) {
-            if (!demo_flag_error.empty()) {
-                std::cerr << "routesim demo: " << demo_flag_error << "\n";
-                return exit_bad_input;
-            }
-            return run_demo_command(demo_args);
-        }
-        if (run->parsed()) {
-            if (!run_flag_error.empty()) {
-                std::cerr << "routesim run: " << run_flag_error << "\n";
-                return exit_bad_input;
-            }
-            return run_report_dir.empty() ? tools::run_command(run_args)
-                                          : tools::run_with_report(run_args, run_report_dir);
-        }
-        if (report->parsed()) {
-            if (!report_flag_error.empty()) {
-                std::cerr << "routesim report: " << report_flag_error << "\n";
-                return exit_bad_input;
-            }
-            return tools::report_command(report_args);
-        }
-        if (fuzz->parsed()) {
-            if (!fuzz_flag_error.empty()) {
-                std::cerr << "routesim fuzz: " << fuzz_flag_error << "\n";
-                return exit_bad_input;
-            }
-            if (fuzz_args.file.empty() == fuzz_args.merge.empty()) {
-                std::cerr << "routesim fuzz: give a scenario FILE, or --merge RESULTS...\n";
-                return exit_bad_input;
-            }
-            return tools::fuzz_command(fuzz_args);
-        }
-        if (validate->parsed()) {
-            return tools::validate_command(validate_files);
-        }
+        return dispatch(cli);
     } catch (const std::exception& error) {
         std::cerr << "routesim: internal error: " << error.what() << "\n";
         return exit_failed;
     }
-    return exit_bad_input;
 }

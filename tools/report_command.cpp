@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "reports/report.hpp"
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/trace.hpp"
 #include "tools/run_flags.hpp"
 #include "tools/run_setup.hpp"

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/trace.hpp"
 
 namespace routesim::tools {

@@ -6,7 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
+#include "tools/fuzz/race_observer.hpp"
 
 namespace routesim::tools {
 
@@ -112,6 +113,7 @@ int RunSetup::open(const RunArgs& args, const std::vector<OutputFile>& outputs) 
     }
     scenario_.emplace(std::move(loaded).value());
     print_warnings(*scenario_, args.file);
+    settings_.instrument = &fuzz::shared_observer(); // for a scenario's `faults.aim`
     settings_.seed = args.seed;
     if (!args.scheduler.empty()) {
         settings_.scheduler = scenarios::parse_spelling<sim::Policy>(args.scheduler);

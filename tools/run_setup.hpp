@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scenarios/runner.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/trace.hpp"
 #include "tools/commands.hpp"
 

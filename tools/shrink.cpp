@@ -5,9 +5,10 @@
 
 #include <algorithm>
 
-#include "scenarios/loader.hpp"
+#include "scenarios/format/loader.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
+#include "tools/fuzz/race_observer.hpp"
 #include "tools/shrink_detail.hpp"
 
 namespace routesim::tools {
@@ -156,7 +157,11 @@ std::optional<RunResult> Evaluator::run(const json& document,
     if (!loaded) {
         return std::nullopt;
     }
-    return scenarios::run_scenario(loaded.value(), settings);
+    scenarios::RunSettings instrumented = settings;
+    if (instrumented.instrument == nullptr) {
+        instrumented.instrument = &fuzz::shared_observer(); // reproducers set faults.aim
+    }
+    return scenarios::run_scenario(loaded.value(), instrumented);
 }
 
 bool Evaluator::holds(const json& document) {

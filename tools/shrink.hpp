@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/runner.hpp"
+#include "scenarios/run/runner.hpp"
 #include "sim/result.hpp"
 #include "tools/fuzz.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scenarios/runner.hpp"
+#include "scenarios/run/runner.hpp"
 #include "tools/shrink.hpp"
 
 namespace routesim::tools::detail {

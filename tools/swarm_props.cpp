@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/loader.hpp"
-#include "scenarios/runner.hpp"
+#include "scenarios/format/loader.hpp"
+#include "scenarios/run/runner.hpp"
 #include "tools/fuzz.hpp"
 
 namespace routesim::tools {

@@ -129,10 +129,8 @@ struct CaseResult {
 /// Runs the case with every monitor of monitor_names() on the trace bus, to quiescence or
 /// the event limit, checks every live router's Inspect counters against the trace
 /// (CounterConsistency::check_inspection) at Inspect operations and at the end, and returns
-/// what the monitors found. `mutation` is the test-only broken rule (default: none).
+/// what the monitors found (a test breaks a rule around it with runtime::MutationScope).
 /// `trace_out`, when given, receives the run's trace as JSON Lines (to study a failure).
-CaseResult run_case(const TopologyCase& topology_case,
-                    runtime::Mutation mutation = runtime::Mutation::None,
-                    std::ostream* trace_out = nullptr);
+CaseResult run_case(const TopologyCase& topology_case, std::ostream* trace_out = nullptr);
 
 } // namespace routesim::properties::gen

@@ -165,7 +165,7 @@ public:
 
 class Harness {
 public:
-    Harness(const TopologyCase& topology_case, Mutation mutation);
+    explicit Harness(const TopologyCase& topology_case);
     CaseResult run();
 
     // -- used by the behaviours --
@@ -366,9 +366,9 @@ sim::WorldOptions world_options(const TopologyCase& c) {
     return options;
 }
 
-Harness::Harness(const TopologyCase& topology_case, Mutation mutation)
+Harness::Harness(const TopologyCase& topology_case)
     : case_(topology_case), world_(world_options(topology_case)),
-      node_(world_, NodeOptions{.semantics = topology_case.semantics, .mutation = mutation}) {
+      node_(world_, NodeOptions{.semantics = topology_case.semantics}) {
     flatten(case_.root);
     latest_.resize(flat_.size());
     for (const std::string_view name : monitor_names()) {
@@ -566,9 +566,9 @@ CaseResult Harness::run() {
 
 } // namespace
 
-CaseResult run_case(const TopologyCase& topology_case, Mutation mutation, std::ostream* trace_out) {
+CaseResult run_case(const TopologyCase& topology_case, std::ostream* trace_out) {
     // The harness holds the world, the node and the monitors: too big for the stack.
-    auto harness = std::make_unique<Harness>(topology_case, mutation);
+    auto harness = std::make_unique<Harness>(topology_case);
     std::optional<sim::JsonlSink> jsonl;
     if (trace_out != nullptr) {
         jsonl.emplace(*trace_out);

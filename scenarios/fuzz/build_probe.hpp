@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "runtime/node.hpp"
-#include "scenarios/builder.hpp"
-#include "scenarios/harness.hpp"
-#include "scenarios/model.hpp"
-#include "scenarios/workers.hpp"
+#include "scenarios/format/model.hpp"
+#include "scenarios/run/behaviours.hpp"
+#include "scenarios/run/builder.hpp"
+#include "scenarios/run/harness.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios::probe {

@@ -5,8 +5,8 @@
 
 #include <string_view>
 
+#include "scenarios/format/loader.hpp"
 #include "scenarios/fuzz/build_probe.hpp"
-#include "scenarios/loader.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::fuzz {

@@ -1,0 +1,274 @@
+// The scenario behaviour library: workers and clients.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include "scenarios/run/behaviours.hpp"
+
+#include "scenarios/run/json_message.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios {
+namespace {
+
+constexpr std::string_view call_order_type = "routesim.client.call";
+
+} // namespace
+
+Worker::Worker(Harness& harness, const Node& spec)
+    : harness_(harness), spec_(spec), classes_(harness.classes(spec)),
+      terminate_delay_(harness.draw_terminate_delay(spec, classes_)) {
+    RS_ASSERT(spec.kind == NodeKind::Actor);
+}
+
+std::string_view Worker::behavior_name() const {
+    return spelling(spec_.behaviour.type);
+}
+
+runtime::Status Worker::init(const runtime::Args&) {
+    NodeStats& stats = harness_.stats(spec_);
+    stats_ = &stats; // std::map nodes are stable: no lookup per message
+    const std::uint64_t inits = harness_.count_init(spec_);
+    harness_.note_spawn(spec_, classes_, stats, self());
+    const InitFailure& failure = spec_.behaviour.init;
+    if (failure.fail || inits <= failure.fail_first) {
+        return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
+    }
+    if (stats.fail_next > 0) {
+        stats.fail_next--;
+        return runtime::stop(runtime::Error::text("init failed (fail_spawns)"));
+    }
+    if (harness_.draw_spawn_failure(spec_, classes_)) {
+        return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
+    }
+    return runtime::ok();
+}
+
+const Json& Worker::identity() {
+    if (identity_.is_null()) {
+        identity_ = spec_.name.empty() ? Json(runtime::to_string(self())) : Json(spec_.name);
+    }
+    return identity_;
+}
+
+bool Worker::take(const runtime::Message& message) {
+    taken_++;
+    stats_->processed++;
+    const Behaviour& knobs = spec_.behaviour;
+    if (knobs.crash_on.has_value()) {
+        if (knobs.crash_on->nth.has_value() && taken_ == *knobs.crash_on->nth) {
+            return false;
+        }
+        if (knobs.crash_on->type.has_value() && message.type_name() == *knobs.crash_on->type) {
+            return false;
+        }
+    }
+    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, classes_, self())) {
+        return false;
+    }
+    const sim::Duration cost = knobs.cost.value_or(harness_.default_cost());
+    if (cost > sim::Duration::zero()) {
+        process().busy_for(cost);
+    }
+    return true;
+}
+
+std::string Worker::key_of(const runtime::Message& message) const {
+    const Json json = message_json(message);
+    auto key = json.find("key");
+    if (key == json.end()) {
+        return "";
+    }
+    return key->is_string() ? key->get<std::string>() : key->dump();
+}
+
+MessageCache::Receipts* Worker::receipts() {
+    if (!receipts_found_ && harness_.cache != nullptr) {
+        // As identity() says it: the node's name, else the printed PID.
+        receipts_ = harness_.cache->receipts_of(spec_.name, self());
+        receipts_found_ = true;
+    }
+    return receipts_;
+}
+
+runtime::Message Worker::echo_reply(const runtime::Message& of, std::string_view type) {
+    MessageCache::Receipts* receipts = this->receipts();
+    const runtime::Message* cached = receipts != nullptr ? receipts->find(of) : nullptr;
+    // A message's bodies are all sent or all called, so its stored answers all have one type;
+    // the check only guards that.
+    if (cached != nullptr && cached->type_name() == type) {
+        return *cached;
+    }
+    runtime::Message made(JsonMessage::answer(type, of, identity()));
+    if (receipts != nullptr && cached == nullptr) {
+        receipts->store(of, made);
+    }
+    return made;
+}
+
+runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::Message& message) {
+    if (!take(message)) {
+        return runtime::stop(runtime::Error::panic());
+    }
+    switch (spec_.behaviour.type) {
+    case BehaviourType::Echo:
+        if (spec_.behaviour.reply) {
+            (void)process().send(from, echo_reply(message, "Receipt"));
+        }
+        break;
+    case BehaviourType::Sink:
+        break;
+    case BehaviourType::KeyedState:
+        counts_[key_of(message)]++;
+        break;
+    case BehaviourType::Forward:
+        if (auto target = harness_.resolve(spec_.behaviour.to)) {
+            (void)process().forward(*target, current(), runtime::MessagePriority::Normal);
+        } else {
+            process().log("warning", "forward: target " + spec_.behaviour.to + " is not running");
+        }
+        break;
+    }
+    return runtime::ok();
+}
+
+runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::Ref&,
+                                            const runtime::Message& request) {
+    if (!take(request)) {
+        return runtime::act::CallReply::stop(runtime::Error::panic());
+    }
+    const Behaviour& knobs = spec_.behaviour;
+    if (knobs.type == BehaviourType::Forward) {
+        if (auto target = harness_.resolve(knobs.to)) {
+            (void)process().forward(*target, current(), runtime::MessagePriority::Normal);
+        }
+        return runtime::act::CallReply::later();
+    }
+    if (knobs.type == BehaviourType::KeyedState) {
+        counts_[key_of(request)]++;
+    }
+    if (knobs.ignore_calls) {
+        return runtime::act::CallReply::later();
+    }
+    switch (knobs.type) {
+    case BehaviourType::Echo:
+        return runtime::act::CallReply::value(echo_reply(request, "Reply"));
+    case BehaviourType::Sink:
+        return runtime::act::CallReply::value(json_message(Json{{"type", "Ack"}}));
+    case BehaviourType::KeyedState: {
+        const std::string key = key_of(request);
+        return runtime::act::CallReply::value(
+            json_message(Json{{"type", "Count"}, {"key", key}, {"count", counts_[key]}}));
+    }
+    case BehaviourType::Forward:
+        break;
+    }
+    return runtime::act::CallReply::later();
+}
+
+runtime::Inspection Worker::handle_inspect(const runtime::PID&, const std::vector<std::string>&) {
+    return runtime::Inspection{{"behavior", std::string(behavior_name())},
+                               {"processed", std::to_string(taken_)}};
+}
+
+runtime::Factory worker_factory(Harness& harness, const Node& spec) {
+    return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
+        return std::make_unique<Worker>(harness, spec);
+    };
+}
+
+// -- clients ------------------------------------------------------------------------------
+
+/// A typed control message (no JSON to build and parse back per call).
+struct Client::CallOrder {
+    static constexpr std::string_view type_name = call_order_type;
+    std::string to;
+    runtime::Message request;
+    sim::Duration timeout;
+    Priority priority = Priority::Normal;
+    /// Timeline action index, or -1 for a workload call.
+    std::int64_t action = -1;
+};
+
+runtime::Message call_order(const std::string& to, runtime::Message request, sim::Duration timeout,
+                            Priority priority, std::int64_t action) {
+    RS_ASSERT(request.get<JsonMessage>() != nullptr);
+    RS_ASSERT(action >= -1);
+    return runtime::Message(Client::CallOrder{to, std::move(request), timeout, priority, action});
+}
+
+ClientRecord& Client::record() {
+    if (record_ == nullptr) {
+        record_ = &harness_.client(name_); // std::map nodes are stable
+    }
+    return *record_;
+}
+
+runtime::Status Client::handle_message(const runtime::PID& from, const runtime::Message& message) {
+    const auto* order = message.get<CallOrder>();
+    if (order != nullptr && from == process().node().core_pid()) {
+        return start_call(*order);
+    }
+    ClientRecord& record = this->record();
+    record.received++;
+    const std::string_view type = message.type_name();
+    if (last_type_count_ == nullptr || type != last_type_) {
+        last_type_.assign(type);
+        last_type_count_ = &record.types[last_type_]; // std::map values are stable
+    }
+    ++*last_type_count_;
+    // Timeline `crash` on a client: it received the message, then panics, as a worker does.
+    if (harness_.take_armed_crash(self())) {
+        return runtime::stop(runtime::Error::panic());
+    }
+    return runtime::ok();
+}
+
+runtime::Status Client::start_call(const CallOrder& order) {
+    ClientRecord& record = this->record();
+    Harness& harness = harness_;
+    const std::int64_t action = order.action;
+    // A timeline call's outcome, for its `expect` (scenarios/FORMAT.md `timeline`).
+    const auto note_outcome = [&harness, action](const std::string& outcome) {
+        if (action >= 0) {
+            harness.note_outcome(harness.call_results, action, outcome,
+                                 harness.node().world().now());
+        }
+    };
+    const auto target = harness_.resolve(order.to);
+    if (!target.has_value()) {
+        const std::string unknown(runtime::ergo_name(runtime::Err::ProcessUnknown));
+        record.errors[unknown]++;
+        note_outcome(unknown);
+        return runtime::ok();
+    }
+    runtime::CallOptions options;
+    options.timeout = order.timeout;
+    options.priority = runtime_priority(order.priority);
+    const std::string name = name_;
+    const runtime::SendResult sent =
+        process().call(*target, order.request, options,
+                       [&harness, name, note_outcome](runtime::CallResult result) {
+                           ClientRecord& rec = harness.client(name);
+                           if (result) {
+                               rec.received++;
+                               rec.types[std::string(result.value().type_name())]++;
+                               note_outcome("ok");
+                           } else {
+                               rec.errors[result.error().name()]++;
+                               note_outcome(result.error().name());
+                           }
+                           return runtime::ok();
+                       });
+    if (!sent) {
+        const std::string error(runtime::ergo_name(sent.error()));
+        record.errors[error]++;
+        note_outcome(error);
+    }
+    return runtime::ok();
+}
+
+runtime::Factory client_factory(Harness& harness, const std::string& name) {
+    return [&harness, name]() -> std::unique_ptr<runtime::Behavior> {
+        return std::make_unique<Client>(harness, name);
+    };
+}
+
+} // namespace routesim::scenarios

@@ -1,0 +1,55 @@
+// The builder: behaviours for every node kind of a scenario topology (actor workers, pools,
+// supervisors and rule-driven routers with the `router.admin` admin path), their factories,
+// and runtime target resolution ("router/route", "pool/#2", "sup/child").
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "runtime/behavior.hpp"
+#include "runtime/router.hpp"
+#include "scenarios/format/model.hpp"
+#include "scenarios/run/harness.hpp"
+
+namespace routesim::scenarios {
+
+/// A management operation carried to a router's admin path (timeline `via: admin`, random
+/// admin faults, or a `router.admin` JSON message).
+struct AdminOrder {
+    static constexpr std::string_view type_name = "router.admin";
+    Verb op = Verb::DisableRoute;
+    std::string name;
+    /// add_route / replace_route: the worker spec (owned by the scenario).
+    const Node* worker = nullptr;
+    /// Where the result is reported: the index of the timeline action, or -1.
+    std::int64_t action = -1;
+    std::string describe() const;
+};
+
+/// Performs a management operation on `router` and returns "ok" or the error's name.
+std::string perform_admin(Harness& harness, runtime::act::Router& router, const Node& router_spec,
+                          Verb op, const std::string& name, const Node* worker);
+
+/// The factory of any topology node.
+runtime::Factory factory_for(Harness& harness, const Node& spec);
+
+/// Spawn options of a node (its mailbox size).
+runtime::ProcessOptions options_for(const Node& spec);
+
+/// The live process a target names now: a registered name or client, then path segments
+/// (a supervisor child by name, a router's route by name, a pool worker "#k" in spawn order).
+std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view target);
+
+/// The router behaviour behind a PID, or nullptr.
+runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid);
+
+/// `behavior` as a Router, or nullptr (a dynamic_cast, cheaper for the scenario's classes).
+runtime::act::Router* as_router(runtime::Behavior& behavior);
+
+/// The text a hash rule traces for its key: exactly `value.dump()`, without the serializer
+/// for the common keys (integers, booleans, plain ASCII strings).
+std::string key_text(const Json& value);
+
+} // namespace routesim::scenarios

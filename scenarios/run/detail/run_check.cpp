@@ -1,0 +1,317 @@
+// Runner internals: expectations, invariant verdicts and the end-of-run summary data.
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include <algorithm>
+
+#include "runtime/router.hpp"
+#include "scenarios/run/builder.hpp"
+#include "scenarios/run/detail/run_state.hpp"
+#include "sim/assert.hpp"
+
+namespace routesim::scenarios::detail {
+namespace {
+
+// RFC 6901: "~" becomes "~0" and "/" becomes "~1" inside a pointer token.
+std::string token(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out.push_back(c);
+        }
+    }
+    return "/" + out;
+}
+
+std::string count_text(std::uint64_t value) {
+    return std::to_string(value);
+}
+
+// An Inspect key the process did not report: say which keys it did report.
+std::string absent_key(const runtime::Inspection& values) {
+    std::string out = "<absent; reported:";
+    for (const auto& [key, value] : values) {
+        out += " " + key;
+    }
+    return out + (values.empty() ? " nothing>" : ">");
+}
+
+} // namespace
+
+void RunState::add_check(std::string what, std::string expected, std::string actual,
+                         std::string pointer) {
+    const bool ok = expected == actual;
+    add_check(std::move(what), std::move(expected), std::move(actual), std::move(pointer), ok);
+}
+
+void RunState::add_check(std::string what, std::string expected, std::string actual,
+                         std::string pointer, bool ok) {
+    result_.checks.push_back(Check{std::move(what), std::move(expected), std::move(actual), ok,
+                                   std::move(pointer), world_.now()});
+}
+
+std::optional<runtime::PID> RunState::live(const std::string& target) const {
+    // A route path resolves to the PID the route table records; when that worker exited and
+    // its exit signal was lost (R54), the PID is stale: the process it names is dead.
+    const auto pid = harness_.resolve(target);
+    if (!pid.has_value() || !is_live(*pid)) {
+        return std::nullopt;
+    }
+    return pid;
+}
+
+bool RunState::is_live(const runtime::PID& pid) const {
+    const runtime::Process* process = node_.find(pid);
+    return process != nullptr && process->is_alive();
+}
+
+std::uint64_t RunState::route_restarts(const std::string& router, std::string_view name) const {
+    const Node* spec = spec_of_target(router);
+    if (spec == nullptr || spec->kind != NodeKind::Router) {
+        const auto pid = harness_.resolve(router);
+        return pid ? tally_.restarts(pid->id, name) : 0;
+    }
+    return route_restarts(*spec, name);
+}
+
+std::uint64_t RunState::route_restarts(const Node& router, std::string_view name) const {
+    // scenarios/FORMAT.md `expect.routes`: restarts over the whole run, every incarnation of
+    // the router, also after the route was removed or the router died.
+    const auto stats = harness_.all_stats().find(router.path);
+    if (stats == harness_.all_stats().end()) {
+        return 0;
+    }
+    std::uint64_t total = 0;
+    for (const runtime::PID& pid : stats->second.incarnations) {
+        total += tally_.restarts(pid.id, name);
+    }
+    return total;
+}
+
+const Node* RunState::spec_of_target(const std::string& target) const {
+    if (!static_targets_.has_value()) {
+        static_targets_.emplace(scenario_); // indexed on first use: most runs never need it
+    }
+    const auto resolved = static_targets_->resolve(target);
+    return resolved ? resolved.value().node : nullptr;
+}
+
+std::uint64_t RunState::processed(const std::string& target) const {
+    if (target.find("/#") != std::string::npos) {
+        // A pool worker "#k" shares its spec with its siblings: count the live one only.
+        const auto pid = live(target);
+        if (!pid) {
+            return 0;
+        }
+        return tally_.taken(pid->id);
+    }
+    const Node* spec = spec_of_target(target);
+    if (spec == nullptr) {
+        return 0;
+    }
+    std::uint64_t total = 0;
+    auto stats = harness_.all_stats().find(spec->path);
+    if (stats == harness_.all_stats().end()) {
+        return 0;
+    }
+    for (const runtime::PID& pid : stats->second.incarnations) {
+        total += tally_.taken(pid.id);
+    }
+    return total;
+}
+
+void RunState::evaluate(const Expect& expect) {
+    evaluate_inspect(expect);
+    evaluate_routes(expect);
+    evaluate_clients(expect);
+    const std::string& base = expect.pointer;
+    for (std::size_t i = 0; i < expect.alive.size(); i++) {
+        add_check("alive." + expect.alive[i], "alive", live(expect.alive[i]) ? "alive" : "dead",
+                  base + "/alive/" + std::to_string(i));
+    }
+    for (std::size_t i = 0; i < expect.dead.size(); i++) {
+        add_check("dead." + expect.dead[i], "dead", live(expect.dead[i]) ? "alive" : "dead",
+                  base + "/dead/" + std::to_string(i));
+    }
+    for (const auto& [target, reasons] : expect.route_failed) {
+        const Node* spec = spec_of_target(target);
+        const std::string path = spec != nullptr ? spec->path : target;
+        const auto& counted = harness_.route_failed[path];
+        for (const auto& [reason, count] : reasons) {
+            auto found = counted.find(reason);
+            add_check("route_failed." + target + "." + reason, count_text(count),
+                      count_text(found == counted.end() ? 0 : found->second),
+                      base + "/route_failed" + token(target) + token(reason));
+        }
+    }
+    for (const auto& [target, count] : expect.processed) {
+        add_check("processed." + target, count_text(count), count_text(processed(target)),
+                  base + "/processed" + token(target));
+    }
+}
+
+void RunState::evaluate_inspect(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [target, keys] : expect.inspect) {
+        const auto pid = live(target);
+        const auto values = pid ? node_.inspect(*pid)
+                                : sim::Result<runtime::Inspection, runtime::Err>(
+                                      sim::fail(runtime::Err::ProcessUnknown));
+        for (const auto& [key, expected] : keys) {
+            std::string actual = "<" + target + " is not running>";
+            if (values) {
+                auto found = values.value().find(key);
+                actual = found == values.value().end() ? absent_key(values.value()) : found->second;
+            }
+            add_check("inspect." + target + "." + key, expected, actual,
+                      base + "/inspect" + token(target) + token(key));
+        }
+    }
+}
+
+void RunState::evaluate_routes(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [target, routes] : expect.routes) {
+        const auto pid = live(target);
+        runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
+        for (const auto& [name, want] : routes) {
+            const std::string where = "routes." + target + "." + name;
+            const std::string pointer = base + "/routes" + token(target) + token(name);
+            std::optional<runtime::act::RouterRouteInfo> info;
+            if (router != nullptr && !name.empty() && name.size() <= runtime::atom_length_max) {
+                info = router->route(runtime::Atom(name));
+            }
+            if (want.state.has_value()) {
+                // scenarios/FORMAT.md: absent = not in the table, or its router is gone.
+                const RouteState state = info ? info->state() : RouteState::Absent;
+                const std::string actual(runtime::act::route_state_name(state));
+                add_check(where + ".state", std::string(spelling(*want.state)),
+                          router == nullptr ? actual + " (" + target + " is not running)" : actual,
+                          pointer + "/state", state == *want.state);
+            }
+            if (want.restarts.has_value()) {
+                add_check(where + ".restarts", count_text(*want.restarts),
+                          count_text(route_restarts(target, name)), pointer + "/restarts");
+            }
+        }
+    }
+}
+
+void RunState::evaluate_clients(const Expect& expect) {
+    const std::string& base = expect.pointer;
+    for (const auto& [client, want] : expect.clients) {
+        const ClientRecord& record = harness_.client(client);
+        const std::string where = "clients." + client;
+        const std::string pointer = base + "/clients" + token(client);
+        if (want.received.has_value()) {
+            add_check(where + ".received", count_text(*want.received), count_text(record.received),
+                      pointer + "/received");
+        }
+        for (const auto& [type, count] : want.types) {
+            auto found = record.types.find(type);
+            add_check(where + ".types." + type, count_text(count),
+                      count_text(found == record.types.end() ? 0 : found->second),
+                      pointer + "/types" + token(type));
+        }
+        for (const auto& [error, count] : want.errors) {
+            auto found = record.errors.find(error);
+            add_check(where + ".errors." + error, count_text(count),
+                      count_text(found == record.errors.end() ? 0 : found->second),
+                      pointer + "/errors" + token(error));
+        }
+    }
+}
+
+void RunState::judge_invariants() {
+    result_.invariants.reserve(result_.invariants.size() + scenario_.expect.invariants.size());
+    RS_ASSERT(monitors_->judges.size() == scenario_.expect.invariants.size());
+    for (std::size_t i = 0; i < monitors_->judges.size(); i++) {
+        if (scenario_.expect.invariants[i] == Invariant::Determinism) {
+            continue; // run_scenario runs the scenario twice for it
+        }
+        const auto& [name, monitor] = monitors_->judges[i];
+        if (monitor == nullptr) {
+            result_.invariants.push_back(InvariantResult{name, "unchecked"});
+            continue;
+        }
+        result_.invariants.push_back(
+            InvariantResult{name, monitor->holds() ? "holds" : "violated"});
+        for (const properties::Violation& violation : monitor->violations()) {
+            result_.violations.push_back(violation);
+        }
+    }
+    const properties::MessageConservation* ledger =
+        monitors_->conservation != nullptr ? monitors_->conservation : monitors_->ledger_only.get();
+    RS_ASSERT(ledger != nullptr);
+    result_.ledger = ledger->ledger();
+}
+
+void RunState::summarise() {
+    // Routers in tree order (iterative preorder walk of the topology).
+    std::vector<const Node*> stack{&scenario_.topology};
+    while (!stack.empty()) {
+        const Node* spec = stack.back();
+        stack.pop_back();
+        for (auto child = spec->children.rbegin(); child != spec->children.rend(); ++child) {
+            stack.push_back(&*child);
+        }
+        if (spec->kind == NodeKind::Router) {
+            result_.routers.push_back(summarise_router(*spec));
+        }
+    }
+}
+
+RouterSummary RunState::summarise_router(const Node& spec) {
+    RouterSummary summary;
+    summary.path = spec.path;
+    summary.route_failed = harness_.route_failed[spec.path];
+    const auto& incarnations = harness_.stats(spec).incarnations;
+    if (!incarnations.empty()) {
+        const runtime::PID pid = incarnations.back();
+        summary.pid = runtime::to_string(pid);
+        runtime::act::Router* router = router_of(node_, pid);
+        summary.alive = router != nullptr;
+        const auto last = harness_.router_last_tables.find(pid.id);
+        std::vector<runtime::act::RouterRouteInfo> table;
+        if (router != nullptr) {
+            summary.counters = router->counters();
+            table = router->routes();
+        } else if (last != harness_.router_last_tables.end()) {
+            // A router that died: its last table, marked with when and why it died.
+            summary.died_at = last->second.at;
+            summary.died_reason = last->second.reason;
+            summary.counters = last->second.counters;
+            table = last->second.routes;
+        }
+        for (const auto& info : table) {
+            const std::string_view name = info.name.text();
+            summary.routes.push_back(
+                RouteRow{std::string(name), route_state_name(info), runtime::to_string(info.pid),
+                         route_restarts(spec, name), !info.pid.empty() && !is_live(info.pid)});
+        }
+    }
+    add_absent_rows(spec, summary);
+    return summary;
+}
+
+void RunState::add_absent_rows(const Node& router, RouterSummary& summary) const {
+    for (const auto& [target, routes] : scenario_.expect.routes) {
+        if (spec_of_target(target) != &router) {
+            continue;
+        }
+        for (const auto& entry : routes) {
+            // Not a structured binding: clang 14 cannot capture one in the lambda.
+            const std::string& name = entry.first;
+            const bool listed = std::any_of(summary.routes.begin(), summary.routes.end(),
+                                            [&](const RouteRow& row) { return row.name == name; });
+            if (!listed) {
+                summary.routes.push_back(
+                    RouteRow{name, "absent", "", route_restarts(router, name), false});
+            }
+        }
+    }
+}
+
+} // namespace routesim::scenarios::detail

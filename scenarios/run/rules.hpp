@@ -1,0 +1,42 @@
+// Routing rules of scenario routers (scenarios/FORMAT.md "Routing rules"): discard, by_type,
+// hash (route list or prefix + count), field and route, each with a default.
+// Part of scenarios/: uses runtime/ and nlohmann_json.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/gen.hpp"
+#include "scenarios/format/topology.hpp"
+
+namespace routesim::scenarios {
+
+/// A rule ready to route: its route names are interned once, so a message costs a field
+/// lookup and a hash, no string building (a prefix/count hash rule interns each numbered name
+/// the first time it is picked). Keeps a reference to the rule.
+class CompiledRule {
+public:
+    explicit CompiledRule(const Rule& rule);
+    /// The route name the rule picks for `message` (a JSON object); RouteDiscard (the empty
+    /// Atom) for "discard". Hash values: an integer field is used as its 64-bit two's
+    /// complement value, any other value (a string's bytes, or the compact JSON of anything
+    /// else) through FNV-1a 64. A hash rule that hashed a field points `hashed` at it.
+    runtime::Atom apply(const Json& message, const Json** hashed = nullptr);
+    const Rule& rule() const { return *rule_; }
+
+private:
+    const Rule* rule_;
+    runtime::Atom route_;                                       // route
+    runtime::Atom default_;                                     // default_route
+    std::map<std::string, runtime::Atom, std::less<>> by_type_; // by_type
+    std::vector<runtime::Atom> routes_;                         // hash with a route list
+    std::vector<std::optional<runtime::Atom>> numbered_;        // hash with prefix/count, lazily
+};
+
+/// The 64-bit hash of a field value as the hash rule defines it.
+std::uint64_t hash_value(const Json& value);
+
+} // namespace routesim::scenarios

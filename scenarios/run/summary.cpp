@@ -1,0 +1,120 @@
+// The readable run summary printed by `routesim run` (and compared by the golden tests).
+// Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
+#include <algorithm>
+#include <string>
+
+#include "scenarios/run/runner.hpp"
+
+namespace routesim::scenarios {
+namespace {
+
+std::string pad(std::string text, std::size_t width) {
+    if (text.size() < width) {
+        text.append(width - text.size(), ' ');
+    }
+    return text;
+}
+
+std::string counts(const std::map<std::string, std::uint64_t>& table) {
+    if (table.empty()) {
+        return "none";
+    }
+    std::string text;
+    for (const auto& [name, count] : table) {
+        text += (text.empty() ? "" : ", ") + name + " " + std::to_string(count);
+    }
+    return text;
+}
+
+void append_routers(std::string& out, const RunResult& result) {
+    if (result.routers.empty()) {
+        return;
+    }
+    out += "routers:\n";
+    for (const RouterSummary& router : result.routers) {
+        out += "  " + router.path + " " + (router.pid.empty() ? "(never started)" : router.pid);
+        if (router.died_at.has_value()) {
+            out += " (died at " + sim::format_instant(*router.died_at) + ": " + router.died_reason +
+                   "; its last table)";
+        } else if (!router.alive) {
+            out += " (not running)";
+        }
+        if (router.alive || router.died_at.has_value()) {
+            out += ": forwarded " + std::to_string(router.counters.forwarded) + ", discarded " +
+                   std::to_string(router.counters.discarded) + ", failed " +
+                   std::to_string(router.counters.failed) + ", restarts " +
+                   std::to_string(router.counters.restarts);
+        }
+        out += "\n";
+        std::size_t width = 4;
+        for (const RouteRow& row : router.routes) {
+            width = std::max(width, row.name.size());
+        }
+        for (const RouteRow& row : router.routes) {
+            out += "    " + pad(row.name, width) + "  " + pad(row.state, 15) + "  " +
+                   pad(row.pid.empty() ? "-" : row.pid + (row.exited ? " (exited)" : ""), 18) +
+                   "  restarts " + std::to_string(row.restarts) + "\n";
+        }
+        if (!router.route_failed.empty()) {
+            out += "    route failures: " + counts(router.route_failed) + "\n";
+        }
+    }
+}
+
+void append_checks(std::string& out, const RunResult& result) {
+    std::size_t held = 0;
+    for (const Check& check : result.checks) {
+        held += check.ok ? 1 : 0;
+    }
+    out += "expectations: " + std::to_string(result.checks.size()) + " checked, " +
+           std::to_string(held) + " hold\n";
+    for (const Check& check : result.checks) {
+        if (!check.ok) {
+            out += "  FAIL " + check.what + " at " + sim::format_instant(check.at) + ": expected " +
+                   check.expected + ", got " + check.actual + " (" + check.pointer + ")\n";
+        }
+    }
+}
+
+} // namespace
+
+std::string format_summary(const Scenario& scenario, const RunResult& result) {
+    std::string out;
+    out += "scenario: " + scenario.name + "\n";
+    out += "run: scheduler " + std::string(sim::policy_name(result.scheduler)) + ", semantics " +
+           std::string(spelling(result.semantics)) + ", stopped (" +
+           std::string(sim::stop_reason_name(result.outcome.reason)) + ") at " +
+           sim::format_instant(result.outcome.end) + " after " +
+           std::to_string(result.outcome.events) + " events, " +
+           std::to_string(result.decisions.size()) + " scheduling decisions\n";
+    if (!result.root_failure.empty()) {
+        out += "root: did not start: " + result.root_failure + "\n";
+    }
+    append_routers(out, result);
+    if (!result.clients.empty()) {
+        out += "clients:\n";
+        for (const auto& [name, record] : result.clients) {
+            out += "  " + name + ": received " + std::to_string(record.received) + " (" +
+                   counts(record.types) + "), errors: " + counts(record.errors) + "\n";
+        }
+    }
+    out += "ledger: " + result.ledger.to_string() + "\n";
+    out += "invariants:";
+    for (const InvariantResult& invariant : result.invariants) {
+        out += " " + invariant.name + " " + invariant.verdict + ";";
+    }
+    out += "\n";
+    append_checks(out, result);
+    for (const auto& violation : result.violations) {
+        out += "VIOLATION " + violation.to_string() + "\n";
+    }
+    if (result.outcome.reason == sim::StopReason::EventLimit ||
+        result.outcome.reason == sim::StopReason::TimeLimit) {
+        out += "LIMIT reached: " + std::string(sim::stop_reason_name(result.outcome.reason)) +
+               " (seed " + std::to_string(result.seed) + ")\n";
+    }
+    out += std::string("verdict: ") + (result.passed() ? "PASS" : "FAIL") + "\n";
+    return out;
+}
+
+} // namespace routesim::scenarios
