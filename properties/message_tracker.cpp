@@ -18,20 +18,6 @@ constexpr sim::TraceKey kind_pool_forward{"pool_forward"};
 
 constexpr std::uint64_t no_message = 0;
 
-// take, drop and preserve all put the id second.
-constexpr FieldAt id_second{runtime::trace::id, 1};
-
-// field_uint, with find_field's fast path (the field where its emitter puts it) inline: the
-// tracker reads three to five fields of most events.
-[[gnu::always_inline]] inline std::uint64_t hop_field(const sim::TraceEvent& event,
-                                                      const FieldAt& at) {
-    if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
-        event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
-        return event.fields[at.position].value.as_uint();
-    }
-    return field_uint(event, at);
-}
-
 } // namespace
 
 MessageTracker::MessageTracker(std::uint32_t checks) : checks_(checks) {
@@ -232,14 +218,14 @@ std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
 
 [[gnu::always_inline]] inline void
 MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
-    if (hop.hop == Hop::Send || hop.hop == Hop::Forward) {
-        enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.hop == Hop::Forward);
+    if (hop.kind == Hop::Send || hop.kind == Hop::Forward) {
+        enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.kind == Hop::Forward);
         return;
     }
     if (!item.in_flight) {
         return; // message_conservation reports unknown ids
     }
-    const bool taken = hop.hop == Hop::Take;
+    const bool taken = hop.kind == Hop::Take;
     const std::uint64_t earlier = taken ? pairs_[item.pair_index].head : hop.id;
     RS_ASSERT(earlier != unlinked);
     unlink(hop.id);
@@ -264,7 +250,7 @@ MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& 
 
 [[gnu::always_inline]] inline void
 MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
-    if (hop.hop == Hop::Send) {
+    if (hop.kind == Hop::Send) {
         item.has_origin = true;
         item.origin_from = hop.by;
         item.origin_to = hop.to;
@@ -272,7 +258,7 @@ MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, 
         item.origin_at = event.at;
         return;
     }
-    if ((hop.hop != Hop::Forward && hop.hop != Hop::Take) || !item.has_origin ||
+    if ((hop.kind != Hop::Forward && hop.kind != Hop::Take) || !item.has_origin ||
         hop.from == item.origin_from) {
         return;
     }
@@ -327,40 +313,12 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 MessageTracker::apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view) {
     switch (kind) {
     case EventKind::Take:
-        on_hop(HopEvent{.hop = Hop::Take,
-                        .id = hop_field(event, layout::take::id),
-                        .by = hop_field(event, layout::take::pid),
-                        .from = hop_field(event, layout::take::from)},
-               event, view);
-        return;
     case EventKind::Send:
-        on_hop(HopEvent{.hop = Hop::Send,
-                        .id = hop_field(event, layout::send::id),
-                        .by = hop_field(event, layout::send::from),
-                        .to = hop_field(event, layout::send::to),
-                        .queue = hop_field(event, layout::send::queue)},
-               event, view);
-        return;
     case EventKind::Forward:
-        on_hop(HopEvent{.hop = Hop::Forward,
-                        .id = hop_field(event, layout::forward::id),
-                        .by = hop_field(event, layout::forward::by),
-                        .to = hop_field(event, layout::forward::to),
-                        .from = hop_field(event, layout::forward::from),
-                        .queue = hop_field(event, layout::forward::queue)},
-               event, view);
-        return;
     case EventKind::Drop:
-        on_hop(HopEvent{.hop = Hop::Drop,
-                        .id = hop_field(event, layout::drop::id),
-                        .by = hop_field(event, layout::drop::pid)},
-               event, view);
-        return;
     case EventKind::Preserve:
-        on_hop(HopEvent{.hop = Hop::Preserve,
-                        .id = hop_field(event, id_second),
-                        .by = field_uint(event, trace::pid)},
-               event, view);
+        // The view applied this event first and decoded it once for every reader.
+        on_hop(view.last_hop(), event, view);
         return;
     default:
         on_other(kind, event, view);

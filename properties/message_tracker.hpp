@@ -52,7 +52,7 @@ public:
                                     std::vector<Finding>& out);
 
 private:
-    enum class Hop : std::uint8_t { Send, Forward, Take, Drop, Preserve };
+    using Hop = HopKind;
     static constexpr std::uint64_t unlinked = ~std::uint64_t{0};
     struct PairKey {
         std::uint64_t sender;
@@ -84,15 +84,8 @@ private:
         std::uint64_t origin_seq = 0;
         sim::Instant origin_at;
     };
-    // The fields of a send, forward, take, drop or preserve the checks read.
-    struct HopEvent {
-        Hop hop;
-        std::uint64_t id = 0;
-        std::uint64_t by = 0;   // send: from; forward: by; take, drop, preserve: pid
-        std::uint64_t to = 0;   // send, forward: the receiver
-        std::uint64_t from = 0; // forward, take: the From the message carries
-        std::uint64_t queue = 0;
-    };
+    // A send, forward, take, drop or preserve, as the view decoded it (TopologyView::last_hop).
+    using HopEvent = MessageHop;
     // The live messages of one pair in enqueue order, as a list threaded through records_: a
     // take checks the head, and a message that leaves out of order (dropped, preserved, or
     // taken too early) is unlinked in place.

@@ -32,10 +32,7 @@ void Monitor::start_over() {
     reset();
 }
 
-const TopologyView& Monitor::view() const {
-    if (set_ != nullptr) {
-        return set_->view();
-    }
+const TopologyView& Monitor::own_view() const {
     if (own_view_ == nullptr) {
         own_view_ = std::make_unique<TopologyView>();
     }

@@ -87,7 +87,7 @@ public:
 protected:
     /// The view of the run: the set's when the monitor is in a MonitorSet, else the monitor's
     /// own (fed by feed_own_view). Valid for a monitor that reads_view().
-    const TopologyView& view() const;
+    const TopologyView& view() const; // inline, after MonitorSet
     /// For a monitor that reads_view(), first thing in on_event/on_kind_event: feeds the
     /// monitor's own view when it is fed singly; nothing in a MonitorSet (the set fed it).
     void feed_own_view(EventKind kind, const sim::TraceEvent& event) {
@@ -120,6 +120,7 @@ protected:
 private:
     void change_every_take(bool on);
     void feed_own_view_slow(EventKind kind, const sim::TraceEvent& event);
+    const TopologyView& own_view() const; // view() of a monitor fed singly
 
     friend class MonitorSet;
     static constexpr std::size_t violations_max = 16;
@@ -219,6 +220,10 @@ private:
     std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
     std::size_t stopped_ = 0;  // recorded_ when the World was last asked to stop
 };
+
+inline const TopologyView& Monitor::view() const {
+    return set_ != nullptr ? set_->view() : own_view(); // every event of a view reader asks
+}
 
 inline void Monitor::follow_takes_of(std::uint64_t pid) {
     if (set_ != nullptr && followed_takes_only_ && !set_->is_followed(pid)) {

@@ -37,42 +37,47 @@ constexpr std::uint64_t no_message_id = ~std::uint64_t{0}; // no emitter hands i
     return field_uint(event, at);
 }
 
-struct Hop { // send, forward, take, drop, preserve
-    std::uint64_t id = 0;
-    std::uint64_t by = 0; // send: from; forward: by; take, drop, preserve: pid
-    std::uint64_t to = 0; // send, forward: the receiver; preserve: the keeper
-    std::uint64_t type = 0;
-};
-
 constexpr FieldAt send_type{trace::type, 4};
 constexpr FieldAt send_msg{trace::msg, 5};
 
-Hop decode_send(const sim::TraceEvent& event) {
-    return Hop{uint_at(event, layout::send::id), uint_at(event, layout::send::from),
-               uint_at(event, layout::send::to), uint_at(event, send_type)};
+// Each message step is decoded here once, with every field a reader of it needs (the view's
+// ledger, and through last_hop() the message monitors).
+MessageHop decode_send(const sim::TraceEvent& event) {
+    return MessageHop{.kind = HopKind::Send,
+                      .id = uint_at(event, layout::send::id),
+                      .by = uint_at(event, layout::send::from),
+                      .to = uint_at(event, layout::send::to),
+                      .queue = uint_at(event, layout::send::queue),
+                      .type = uint_at(event, send_type)};
 }
 std::string_view decode_send_msg(const sim::TraceEvent& event) {
     return field_text(event, send_msg);
 }
-Hop decode_forward(const sim::TraceEvent& event) {
-    return Hop{uint_at(event, layout::forward::id), uint_at(event, layout::forward::by),
-               uint_at(event, layout::forward::to), 0};
+MessageHop decode_forward(const sim::TraceEvent& event) {
+    return MessageHop{.kind = HopKind::Forward,
+                      .id = uint_at(event, layout::forward::id),
+                      .by = uint_at(event, layout::forward::by),
+                      .to = uint_at(event, layout::forward::to),
+                      .from = uint_at(event, layout::forward::from),
+                      .queue = uint_at(event, layout::forward::queue)};
 }
-Hop decode_take(const sim::TraceEvent& event) {
-    return Hop{uint_at(event, layout::take::id), uint_at(event, layout::take::pid), 0, 0};
+MessageHop decode_take(const sim::TraceEvent& event) {
+    return MessageHop{.kind = HopKind::Take,
+                      .id = uint_at(event, layout::take::id),
+                      .by = uint_at(event, layout::take::pid),
+                      .from = uint_at(event, layout::take::from),
+                      .type = uint_at(event, layout::take::type)};
 }
-std::uint64_t decode_take_type(const sim::TraceEvent& event) {
-    return uint_at(event, layout::take::type);
+MessageHop decode_drop(const sim::TraceEvent& event) {
+    return MessageHop{.kind = HopKind::Drop,
+                      .id = uint_at(event, layout::drop::id),
+                      .by = uint_at(event, layout::drop::pid)};
 }
-Hop decode_drop(const sim::TraceEvent& event) {
-    return Hop{uint_at(event, layout::drop::id), uint_at(event, layout::drop::pid), 0, 0};
-}
-Hop decode_preserve(const sim::TraceEvent& event) {
-    return Hop{uint_at(event, id_second), field_uint(event, trace::pid),
-               field_uint(event, trace::parent), 0};
-}
-std::uint64_t decode_take_from(const sim::TraceEvent& event) {
-    return uint_at(event, layout::take::from);
+MessageHop decode_preserve(const sim::TraceEvent& event) {
+    return MessageHop{.kind = HopKind::Preserve,
+                      .id = uint_at(event, id_second),
+                      .by = field_uint(event, trace::pid),
+                      .to = field_uint(event, trace::parent)};
 }
 
 MessageClass class_of_send(std::uint64_t type, std::string_view msg) {
@@ -818,7 +823,7 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
 }
 
 [[gnu::always_inline]] inline void TopologyView::on_send(const sim::TraceEvent& event) {
-    const Hop hop = decode_send(event);
+    const MessageHop& hop = last_hop_ = decode_send(event);
     if (hop.id == no_message_id) {
         return;
     }
@@ -839,7 +844,7 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
 }
 
 [[gnu::always_inline]] inline void TopologyView::on_forward(const sim::TraceEvent& event) {
-    const Hop hop = decode_forward(event);
+    const MessageHop& hop = last_hop_ = decode_forward(event);
     if (hop.id == no_message_id) {
         return;
     }
@@ -857,14 +862,14 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
 }
 
 [[gnu::always_inline]] inline void TopologyView::on_take(const sim::TraceEvent& event) {
-    const Hop hop = decode_take(event);
+    const MessageHop& hop = last_hop_ = decode_take(event);
     // Most takes are workers' and clients': pids outside the range routers ever had.
     const Roles* taker = hop.by < routers_low_ || hop.by > routers_high_ ? nullptr : roles(hop.by);
     if (taker != nullptr && taker->router != none) {
         RouterView& router = routers_[taker->router];
         router.fresh_spawn = 0;
-        if (decode_take_type(event) == exit_type) { // R22, R23: a Running route's worker exited
-            const std::uint64_t from = decode_take_from(event);
+        if (hop.type == exit_type) { // R22, R23: a Running route's worker exited
+            const std::uint64_t from = hop.from;
             RouteView* route =
                 const_cast<RouteView*>(from == 0 ? nullptr : router.route_of_worker(from));
             if (route != nullptr && route->state == RouteState::Running) {
@@ -888,7 +893,7 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
 }
 
 void TopologyView::on_drop(const sim::TraceEvent& event) {
-    const Hop hop = decode_drop(event);
+    const MessageHop& hop = last_hop_ = decode_drop(event);
     if (hop.id == no_message_id) {
         return;
     }
@@ -908,7 +913,7 @@ void TopologyView::on_drop(const sim::TraceEvent& event) {
 }
 
 void TopologyView::on_preserve(const sim::TraceEvent& event) {
-    const Hop hop = decode_preserve(event);
+    const MessageHop& hop = last_hop_ = decode_preserve(event);
     if (hop.id == no_message_id) {
         return;
     }

@@ -69,6 +69,20 @@ struct MessageRecord {
     std::uint64_t last_seq = 0; ///< the event that put it where it is
 };
 
+/// The kinds of message step (the events that move a message id).
+enum class HopKind : std::uint8_t { Send, Forward, Take, Drop, Preserve };
+
+/// One message step, decoded once by the view for every reader (TopologyView::last_hop).
+struct MessageHop {
+    HopKind kind = HopKind::Send;
+    std::uint64_t id = 0;
+    std::uint64_t by = 0;    ///< send: from; forward: by; take, drop, preserve: pid
+    std::uint64_t to = 0;    ///< send, forward: the receiver; preserve: the keeper (parent)
+    std::uint64_t from = 0;  ///< forward, take: the From the message carries
+    std::uint64_t queue = 0; ///< send, forward
+    std::uint64_t type = 0;  ///< send, take: the mailbox type
+};
+
 /// One process as the trace knows it.
 struct ProcessView {
     std::uint64_t pid = 0;
@@ -242,6 +256,9 @@ public:
     }
     /// Every record, by id (index 0 unused).
     const std::vector<MessageRecord>& messages() const { return messages_; }
+    /// The last message step applied (valid while that event is dispatched, when its kind is
+    /// send, forward, take, drop or preserve).
+    const MessageHop& last_hop() const { return last_hop_; }
     /// What the last ledger event did; None when it applied cleanly.
     LedgerFault last_ledger_fault() const { return last_fault_; }
 
@@ -324,6 +341,7 @@ private:
     Ledger ends_[message_class_count];
     std::uint64_t where_count_[message_class_count][5] = {};
     LedgerFault last_fault_ = LedgerFault::None;
+    MessageHop last_hop_;
 };
 
 /// The trace spelling of a message class: "user", "exit_signal", "admin", "internal".
