@@ -48,14 +48,15 @@ RunState::RunState(const Scenario& scenario, const RunSettings& settings)
     : scenario_(scenario), settings_(settings), world_(world_options(scenario, settings)),
       node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(
                                              settings.semantics.value_or(scenario.run.semantics))}),
-      step_clock_(world_, node_), harness_(node_, scenario),
+      step_clock_(world_, node_), specs_(scenario), draws_(node_, scenario, specs_),
+      targets_(node_, specs_),
+      cache_(settings.cache), build_context_{WorkerContext{specs_, draws_, targets_, cache_,
+                                                           scenario},
+                                             routers_, outcomes_},
+      client_context_{node_, draws_, targets_, clients_, outcomes_},
       workload_prng_(world_.stream("workload")), kill_prng_(world_.stream("faults.kill")),
       admin_prng_(world_.stream("faults.admin")) {
-    harness_.resolve = [this](std::string_view target) { return resolve_target(harness_, target); };
-    if (settings.cache != nullptr) {
-        RS_ASSERT(&settings.cache->scenario() == &scenario);
-        harness_.cache = settings.cache;
-    }
+    RS_ASSERT(settings.cache == nullptr || &settings.cache->scenario() == &scenario);
     if (settings.trace_out != nullptr) {
         jsonl_ = std::make_unique<sim::JsonlSink>(*settings.trace_out);
         world_.trace().add_sink(*jsonl_);
@@ -118,54 +119,14 @@ sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSet
     return options;
 }
 
-std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptions& options,
-                                                  const std::vector<Invariant>& invariants) const {
-    // Every invariant the scenario asks for, by its stable name (properties/monitors.hpp);
-    // `determinism` has no monitor (run_scenario runs twice for it).
-    auto made = std::make_unique<Monitors>();
-    made->semantics = options.semantics;
-    made->invariants = invariants;
-    for (Invariant invariant : invariants) {
-        auto monitor = properties::make_monitor(spelling(invariant), options);
-        if (monitor == nullptr) {
-            continue;
-        }
-        if (auto* conservation = dynamic_cast<properties::MessageConservation*>(monitor.get())) {
-            made->conservation = conservation;
-        }
-        made->set.add(std::move(monitor));
-    }
-    if (made->conservation == nullptr) {
-        // The ledger is always reported, even when message_conservation is not required.
-        made->ledger_only = std::make_unique<properties::MessageConservation>();
-    }
-    for (Invariant invariant : invariants) {
-        std::string name(spelling(invariant));
-        properties::Monitor* monitor =
-            invariant == Invariant::Determinism ? nullptr : made->set.find(name);
-        made->judges.emplace_back(std::move(name), monitor);
-    }
-    return made;
-}
-
 void RunState::install_monitors() {
-    const properties::MonitorOptions options{
-        .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
+    const runtime::Semantics semantics =
+        runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics));
     const std::vector<Invariant>& invariants = scenario_.expect.invariants;
     if (MonitorKit* kit = settings_.monitors) {
-        if (kit->monitors_ != nullptr && kit->monitors_->semantics == options.semantics &&
-            kit->monitors_->invariants == invariants) {
-            kit->monitors_->set.reset();
-            if (kit->monitors_->ledger_only) {
-                kit->monitors_->ledger_only->start_over();
-            }
-            kit->reuses_++;
-        } else {
-            kit->monitors_ = make_monitors(options, invariants);
-        }
-        monitors_ = kit->monitors_.get();
+        monitors_ = &kit->acquire(semantics, invariants);
     } else {
-        own_monitors_ = make_monitors(options, invariants);
+        own_monitors_ = make_monitors(semantics, invariants);
         monitors_ = own_monitors_.get();
     }
     if (monitors_->ledger_only) {
@@ -178,9 +139,6 @@ void RunState::install_monitors() {
 }
 
 } // namespace detail
-
-MonitorKit::MonitorKit() = default;
-MonitorKit::~MonitorKit() = default;
 
 RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
     detail::RunState state(scenario, settings);

@@ -55,7 +55,7 @@ void RunState::add_check(std::string what, std::string expected, std::string act
 std::optional<runtime::PID> RunState::live(const std::string& target) const {
     // A route path resolves to the PID the route table records; when that worker exited and
     // its exit signal was lost (R54), the PID is stale: the process it names is dead.
-    const auto pid = harness_.resolve(target);
+    const auto pid = targets_.resolve(target);
     if (!pid.has_value() || !is_live(*pid)) {
         return std::nullopt;
     }
@@ -70,7 +70,7 @@ bool RunState::is_live(const runtime::PID& pid) const {
 std::uint64_t RunState::route_restarts(const std::string& router, std::string_view name) const {
     const Node* spec = spec_of_target(router);
     if (spec == nullptr || spec->kind != NodeKind::Router) {
-        const auto pid = harness_.resolve(router);
+        const auto pid = targets_.resolve(router);
         return pid ? tally_.restarts(pid->id, name) : 0;
     }
     return route_restarts(*spec, name);
@@ -79,8 +79,8 @@ std::uint64_t RunState::route_restarts(const std::string& router, std::string_vi
 std::uint64_t RunState::route_restarts(const Node& router, std::string_view name) const {
     // scenarios/FORMAT.md `expect.routes`: restarts over the whole run, every incarnation of
     // the router, also after the route was removed or the router died.
-    const auto stats = harness_.all_stats().find(router.path);
-    if (stats == harness_.all_stats().end()) {
+    const auto stats = specs_.all_stats().find(router.path);
+    if (stats == specs_.all_stats().end()) {
         return 0;
     }
     std::uint64_t total = 0;
@@ -112,8 +112,8 @@ std::uint64_t RunState::processed(const std::string& target) const {
         return 0;
     }
     std::uint64_t total = 0;
-    auto stats = harness_.all_stats().find(spec->path);
-    if (stats == harness_.all_stats().end()) {
+    auto stats = specs_.all_stats().find(spec->path);
+    if (stats == specs_.all_stats().end()) {
         return 0;
     }
     for (const runtime::PID& pid : stats->second.incarnations) {
@@ -138,7 +138,7 @@ void RunState::evaluate(const Expect& expect) {
     for (const auto& [target, reasons] : expect.route_failed) {
         const Node* spec = spec_of_target(target);
         const std::string path = spec != nullptr ? spec->path : target;
-        const auto& counted = harness_.route_failed[path];
+        const auto& counted = routers_.route_failed(path);
         for (const auto& [reason, count] : reasons) {
             auto found = counted.find(reason);
             add_check("route_failed." + target + "." + reason, count_text(count),
@@ -202,7 +202,7 @@ void RunState::evaluate_routes(const Expect& expect) {
 void RunState::evaluate_clients(const Expect& expect) {
     const std::string& base = expect.pointer;
     for (const auto& [client, want] : expect.clients) {
-        const ClientRecord& record = harness_.client(client);
+        const ClientRecord& record = clients_.record(client);
         const std::string where = "clients." + client;
         const std::string pointer = base + "/clients" + token(client);
         if (want.received.has_value()) {
@@ -266,24 +266,24 @@ void RunState::summarise() {
 RouterSummary RunState::summarise_router(const Node& spec) {
     RouterSummary summary;
     summary.path = spec.path;
-    summary.route_failed = harness_.route_failed[spec.path];
-    const auto& incarnations = harness_.stats(spec).incarnations;
+    summary.route_failed = routers_.route_failed(spec.path);
+    const auto& incarnations = specs_.stats(spec).incarnations;
     if (!incarnations.empty()) {
         const runtime::PID pid = incarnations.back();
         summary.pid = runtime::to_string(pid);
         runtime::act::Router* router = router_of(node_, pid);
         summary.alive = router != nullptr;
-        const auto last = harness_.router_last_tables.find(pid.id);
+        const RouterLastTable* last = routers_.last_table(pid.id);
         std::vector<runtime::act::RouterRouteInfo> table;
         if (router != nullptr) {
             summary.counters = router->counters();
             table = router->routes();
-        } else if (last != harness_.router_last_tables.end()) {
+        } else if (last != nullptr) {
             // A router that died: its last table, marked with when and why it died.
-            summary.died_at = last->second.at;
-            summary.died_reason = last->second.reason;
-            summary.counters = last->second.counters;
-            table = last->second.routes;
+            summary.died_at = last->at;
+            summary.died_reason = last->reason;
+            summary.counters = last->counters;
+            table = last->routes;
         }
         for (const auto& info : table) {
             const std::string_view name = info.name.text();

@@ -39,8 +39,9 @@ struct Segment {
 /// The segment under `parent` that reaches `child` ("route", "child", "#k"), if any. Clears
 /// `leads_back` when resolve_target, stepping from `parent` by that segment, would reach
 /// another process (a name that an earlier route or child also bears).
-std::optional<Segment> segment_to(Harness& harness, const runtime::Process& parent,
-                                  const runtime::PID& child, bool& leads_back) {
+std::optional<Segment> segment_to(const runtime::Node& node, SpecIndex& specs,
+                                  const runtime::Process& parent, const runtime::PID& child,
+                                  bool& leads_back) {
     runtime::Behavior& behaviour = parent.behavior();
     if (auto* router = as_router(behaviour)) {
         for (const auto& info : router->routes()) {
@@ -71,13 +72,13 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
     if (dynamic_cast<runtime::act::Pool*>(&behaviour) != nullptr) {
         // "#k": k-th live worker of the pool in spawn order (as resolve_target counts, so it
         // leads back by construction).
-        const Node* pool_spec = harness.spec_of(parent.pid());
+        const Node* pool_spec = specs.spec_of(parent.pid());
         if (pool_spec == nullptr || pool_spec->children.empty()) {
             return std::nullopt;
         }
         std::uint64_t live = 0;
-        for (const runtime::PID& pid : harness.stats(pool_spec->children[0]).incarnations) {
-            const runtime::Process* worker = harness.node().find(pid);
+        for (const runtime::PID& pid : specs.stats(pool_spec->children[0]).incarnations) {
+            const runtime::Process* worker = node.find(pid);
             if (worker == nullptr || worker->parent() != parent.pid() || !worker->is_alive()) {
                 continue;
             }
@@ -173,7 +174,7 @@ void RunState::install_fault_hooks() {
     // room for them up front instead of regrowing a vector of strings.
     result_.faults.reserve(faults_reserved);
     world_.set_runner(step_clock_);
-    harness_.on_fault_drawn = [this](Verb verb, const Node& spec, const runtime::PID* pid) {
+    draws_.on_fault_drawn = [this](Verb verb, const Node& spec, const runtime::PID* pid) {
         record_drawn_fault(verb, spec, pid);
     };
     const bool aim = settings_.aim_faults || scenario_.faults.aim;
@@ -182,7 +183,8 @@ void RunState::install_fault_hooks() {
         RS_ASSERT(settings_.instrument != nullptr);
         observer_ = settings_.instrument;
         observer_->start(RunContext{.node = &node_,
-                                    .harness = &harness_,
+                                    .specs = &specs_,
+                                    .targets = &targets_,
                                     .scenario = &scenario_,
                                     .aim = aim,
                                     .coverage = settings_.coverage,
@@ -239,7 +241,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
                 }
             }
             if (!plain || !is_plain(name.text())) {
-                const auto resolved = resolve_target(const_cast<Harness&>(harness_), target);
+                const auto resolved = targets_.resolve(target);
                 return resolved.has_value() && *resolved == pid ? std::optional(std::move(target))
                                                                 : std::nullopt;
             }
@@ -251,7 +253,8 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
         if (parent == nullptr) {
             return std::nullopt;
         }
-        const auto segment = segment_to(const_cast<Harness&>(harness_), *parent, at, leads_back);
+        const auto segment =
+            segment_to(node_, const_cast<SpecIndex&>(specs_), *parent, at, leads_back);
         if (!segment.has_value()) {
             return std::nullopt;
         }
@@ -301,13 +304,12 @@ const Node* RunState::fault_worker(const Node& spec, const std::string& router,
         return found->second;
     }
     // The campaign's copy when it keeps one (the same value), else this run's own.
-    const Node* worker =
-        harness_.cache != nullptr ? harness_.cache->fault_worker(spec, path) : nullptr;
+    const Node* worker = cache_ != nullptr ? cache_->fault_worker(spec, path) : nullptr;
     if (worker == nullptr) {
         own_fault_workers_.push_back(spec_under(spec, path));
         worker = own_fault_workers_.back().get();
     }
-    harness_.index_route_worker(*worker);
+    specs_.index_route_worker(*worker);
     return fault_workers_.emplace(path, worker).first->second;
 }
 
@@ -350,13 +352,13 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
         if (order.verb == Verb::Kill) {
             (void)node_.kill(order.victim);
         } else {
-            harness_.arm_crash(order.victim);
+            draws_.arm_crash(order.victim);
         }
         return;
     }
-    const auto pid = harness_.resolve(order.router);
+    const auto pid = targets_.resolve(order.router);
     runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-    const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+    const Node* spec = pid ? specs_.spec_of(*pid) : nullptr;
     if (router == nullptr || spec == nullptr) {
         return;
     }
@@ -365,7 +367,7 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
                                           runtime::ev::Text(order.route)});
     }
     if (order.via == Via::Call) {
-        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, worker);
+        (void)perform_admin(build_context_, *router, *spec, order.verb, order.route, worker);
         return;
     }
     (void)node_.send(*pid, AdminOrder{order.verb, order.route, worker, -1},
@@ -406,7 +408,7 @@ void RunState::schedule_kill_fault() {
             }
             std::vector<runtime::PID> candidates = node_.processes(); // filtered in place
             std::erase_if(candidates, [this](const runtime::PID& pid) {
-                const FaultClasses* classes = harness_.classes_of(pid);
+                const FaultClasses* classes = specs_.classes_of(pid);
                 return classes == nullptr || !classes->matches(scenario_.faults.kill->targets);
             });
             if (!candidates.empty()) {
@@ -441,9 +443,9 @@ void RunState::schedule_admin_fault() {
                                            Verb::DisableRoute, Verb::EnableRoute,
                                            Verb::ReplaceRoute, Verb::RespawnRoute};
             const Verb op = ops[admin_prng_.below(std::size(ops))];
-            const auto pid = harness_.resolve(target);
+            const auto pid = targets_.resolve(target);
             runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-            const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+            const Node* spec = pid ? specs_.spec_of(*pid) : nullptr;
             if (router != nullptr && spec != nullptr) {
                 const auto routes = router->routes();
                 std::string name = "fault:" + std::to_string(admin_fault_count_++);

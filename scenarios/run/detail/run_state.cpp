@@ -70,7 +70,7 @@ RunResult RunState::execute() {
     result_.semantics = settings_.semantics.value_or(scenario_.run.semantics);
     // "via": "admin" results and timeline call outcomes are compared with `expect` at the
     // virtual time they arrive, not when the run ends.
-    harness_.on_outcome = [this](std::int64_t index, const TimedOutcome& outcome) {
+    outcomes_.on_outcome = [this](std::int64_t index, const TimedOutcome& outcome) {
         check_outcome(scenario_.timeline[static_cast<std::size_t>(index)], outcome.result);
     };
     build();
@@ -81,7 +81,7 @@ RunResult RunState::execute() {
                                               : settings_.until.has_value() ? settings_.until
                                                                             : scenario_.run.until;
     result_.outcome = world_.run(until);
-    harness_.on_outcome = nullptr;
+    outcomes_.on_outcome = nullptr;
     report_unresolved_calls();
     report_actions_not_reached();
     report_missed_pins();
@@ -97,10 +97,10 @@ RunResult RunState::execute() {
     if (settings_.summarise_passing || !result_.passed() || !result_.violations.empty()) {
         summarise();
         result_.decisions = world_.scheduler().decisions();
-        for (const auto& [index, outcome] : harness_.admin_results) {
+        for (const auto& [index, outcome] : outcomes_.admin_results()) {
             result_.admin_results[index] = outcome.result;
         }
-        result_.clients = harness_.clients();
+        result_.clients = clients_.all();
     }
     if (observer_) {
         result_.coverage = Coverage(observer_->coverage());
@@ -112,7 +112,7 @@ void RunState::build() {
     // The root first (it spawns its subtree as its kind does), then the clients (§ "How time
     // and order work"): both before time 0's first action.
     const Node& root = scenario_.topology;
-    const runtime::Factory factory = factory_for(harness_, root);
+    const runtime::Factory factory = factory_for(build_context_, root);
     const auto spawned = root.name.empty() ? node_.spawn(factory, options_for(root), {})
                                            : node_.spawn_register(runtime::Atom(root.name), factory,
                                                                   options_for(root), {});
@@ -120,8 +120,8 @@ void RunState::build() {
         result_.root_failure = spawned.error().message();
     }
     for (const std::string& client : scenario_.clients) {
-        const auto pid =
-            node_.spawn_register(runtime::Atom(client), client_factory(harness_, client), {}, {});
+        const auto pid = node_.spawn_register(runtime::Atom(client),
+                                              client_factory(client_context_, client), {}, {});
         RS_ASSERT(pid.has_value());
     }
 }
@@ -150,8 +150,8 @@ Json RunState::instantiate(const Json& message, std::uint64_t index) {
 
 runtime::Message RunState::workload_message(std::uint32_t source, std::uint64_t repetition) {
     const Json& message = scenario_.workload[source].message;
-    if (harness_.cache != nullptr) {
-        const runtime::Message* cached = harness_.cache->workload(
+    if (cache_ != nullptr) {
+        const runtime::Message* cached = cache_->workload(
             source, repetition, [&] { return json_message(instantiate(message, repetition)); });
         if (cached != nullptr) {
             return *cached;
@@ -162,7 +162,7 @@ runtime::Message RunState::workload_message(std::uint32_t source, std::uint64_t 
 
 std::string RunState::send_from(const std::string& from, const std::string& to,
                                 runtime::Message message, Priority priority) {
-    ClientRecord& record = harness_.client(from);
+    ClientRecord& record = clients_.record(from);
     const auto fail = [&record](runtime::Err err) {
         std::string name(runtime::ergo_name(err));
         record.errors[name]++;
@@ -174,7 +174,7 @@ std::string RunState::send_from(const std::string& from, const std::string& to,
         // is not alive gets ErrNotAllowed (scenarios/FORMAT.md: an outcome, not a crash).
         return fail(runtime::Err::NotAllowed);
     }
-    const auto target = harness_.resolve(to);
+    const auto target = targets_.resolve(to);
     if (!target.has_value()) {
         return fail(runtime::Err::ProcessUnknown);
     }
@@ -190,7 +190,7 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
     SourceClient& client = source_clients_[index];
     if (client.record == nullptr) {
         client.from = runtime::Atom(source.from);
-        client.record = &harness_.client(source.from); // std::map nodes are stable
+        client.record = &clients_.record(source.from); // std::map nodes are stable
         if (!source.to.empty() && source.to.size() <= runtime::atom_length_max &&
             source.to.find('/') == std::string::npos) {
             client.to_name = runtime::Atom(source.to);
@@ -219,7 +219,7 @@ void RunState::send_workload(std::uint32_t index, runtime::Message message) {
             client.to_pid = pid.value();
         }
     } else {
-        target = harness_.resolve(source.to);
+        target = targets_.resolve(source.to);
     }
     if (!target.has_value()) {
         if (client.unknown_count == nullptr) { // std::map values are stable
@@ -252,9 +252,9 @@ void RunState::call_from(const std::string& from, const std::string& to, runtime
     RS_ASSERT(sent.error() == runtime::Err::ProcessUnknown ||
               sent.error() == runtime::Err::ProcessTerminated);
     const std::string not_allowed(runtime::ergo_name(runtime::Err::NotAllowed));
-    harness_.client(from).errors[not_allowed]++;
+    clients_.record(from).errors[not_allowed]++;
     if (action >= 0) {
-        harness_.note_outcome(harness_.call_results, action, not_allowed, world_.now());
+        outcomes_.note_call(action, not_allowed, world_.now());
     }
 }
 
@@ -326,7 +326,7 @@ void RunState::report_unresolved_calls() {
     // client) returned nothing, which is not the outcome expected.
     for (const std::uint32_t index : calls_made_) {
         const Action& action = scenario_.timeline[index];
-        if (action.expect.has_value() && !harness_.call_results.contains(index)) {
+        if (action.expect.has_value() && !outcomes_.call_results().contains(index)) {
             check_outcome(action, "no result by the end of the run");
         }
     }
@@ -352,18 +352,19 @@ void RunState::report_actions_not_reached() {
 }
 
 std::string RunState::perform_management(std::uint32_t index, const Action& action) {
-    const auto router_pid = harness_.resolve(action.router);
+    const auto router_pid = targets_.resolve(action.router);
     if (!router_pid.has_value()) {
         return std::string(runtime::ergo_name(runtime::Err::ProcessUnknown));
     }
     runtime::act::Router* router = router_of(node_, *router_pid);
-    const Node* router_spec = harness_.spec_of(*router_pid);
+    const Node* router_spec = specs_.spec_of(*router_pid);
     if (router == nullptr || router_spec == nullptr) {
         return std::string(runtime::ergo_name(runtime::Err::ProcessUnknown));
     }
     const Node* worker = action.worker.has_value() ? &*action.worker : nullptr;
     if (action.via == Via::Call) {
-        return perform_admin(harness_, *router, *router_spec, action.verb, action.route, worker);
+        return perform_admin(build_context_, *router, *router_spec, action.verb, action.route,
+                             worker);
     }
     AdminOrder order{action.verb, action.route, worker, static_cast<std::int64_t>(index)};
     const runtime::SendResult sent = node_.send(*router_pid, order, runtime::MessagePriority::High);
@@ -382,7 +383,7 @@ void RunState::perform(std::uint32_t index) {
         check_outcome(action, outcome);
         return;
     }
-    const auto target = action.target.empty() ? std::nullopt : harness_.resolve(action.target);
+    const auto target = action.target.empty() ? std::nullopt : targets_.resolve(action.target);
     const std::string unknown(runtime::ergo_name(runtime::Err::ProcessUnknown));
     switch (action.verb) {
     case Verb::Kill:
@@ -399,13 +400,13 @@ void RunState::perform(std::uint32_t index) {
         break;
     case Verb::Crash:
         if (target) {
-            harness_.arm_crash(*target);
+            draws_.arm_crash(*target);
         } else {
             outcome = unknown;
         }
         break;
     case Verb::FailSpawns:
-        harness_.stats_by_path(action.node).fail_next += action.count;
+        specs_.stats_by_path(action.node).fail_next += action.count;
         break;
     case Verb::Send:
         // scenarios/FORMAT.md `timeline`: `expect` is the outcome the send returns.

@@ -19,10 +19,16 @@
 #include "runtime/router.hpp"
 #include "runtime/trace_keys.hpp"
 #include "scenarios/format/resolve.hpp"
-#include "scenarios/run/harness.hpp"
+#include "scenarios/run/builder.hpp"
+#include "scenarios/run/detail/monitors.hpp"
+#include "scenarios/run/fault_draws.hpp"
 #include "scenarios/run/instrument.hpp"
+#include "scenarios/run/message_cache.hpp"
+#include "scenarios/run/records.hpp"
 #include "scenarios/run/runner.hpp"
+#include "scenarios/run/spec_index.hpp"
 #include "scenarios/run/tally.hpp"
+#include "scenarios/run/targets.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios::detail {
@@ -47,20 +53,6 @@ private:
     bool in_step_ = false;
 };
 
-/// The invariant monitors of a run, and the ledger's source.
-struct Monitors {
-    // The profile and invariants the set was made for.
-    runtime::Semantics semantics = runtime::Semantics::Documented;
-    std::vector<Invariant> invariants;
-    properties::MonitorSet set;
-    properties::MessageConservation* conservation = nullptr; // in `set`, when required
-    /// The ledger when message_conservation is not required (it is always reported).
-    std::unique_ptr<properties::MessageConservation> ledger_only;
-    /// Per invariant of the scenario (in its order): the name of its verdict and the monitor
-    /// that judges it (null: unchecked, or determinism), found once when the set is made.
-    std::vector<std::pair<std::string, properties::Monitor*>> judges;
-};
-
 /// One run of one scenario.
 class RunState {
 public:
@@ -80,8 +72,6 @@ private:
     /// The sink of the run's own bookkeeping: the instrument (which feeds the Tally), or the
     /// Tally when there is no instrument.
     sim::TraceSink& own_sink();
-    std::unique_ptr<Monitors> make_monitors(const properties::MonitorOptions& options,
-                                            const std::vector<Invariant>& invariants) const;
     void build();
     void schedule_workload();
     void schedule_source(std::uint32_t index, std::uint64_t repetition);
@@ -114,7 +104,7 @@ private:
     /// send_from for workload source `source` (its client's atom and record looked up once).
     void send_workload(std::uint32_t source, runtime::Message message);
     /// Has a client call; `action` is the timeline action index whose `expect` gets the
-    /// outcome (Harness::call_results), or -1 for a workload call.
+    /// outcome (Outcomes::call_results), or -1 for a workload call.
     void call_from(const std::string& from, const std::string& to, runtime::Message message,
                    Priority priority, sim::Duration timeout, std::int64_t action);
     void perform(std::uint32_t index);
@@ -161,7 +151,17 @@ private:
     sim::World world_;
     runtime::Node node_;
     StepClock step_clock_;
-    Harness harness_;
+    SpecIndex specs_;
+    FaultDraws draws_;
+    Targets targets_;
+    ClientRecords clients_;
+    Outcomes outcomes_;
+    RouterRecords routers_;
+    /// The campaign's messages (RunSettings::cache), or null.
+    MessageCache* cache_ = nullptr;
+    /// What the topology's processes and the clients use (stable: factories refer to them).
+    BuildContext build_context_;
+    ClientContext client_context_;
     mutable std::optional<TargetResolver> static_targets_;
     sim::Prng workload_prng_;
     sim::Prng kill_prng_;
