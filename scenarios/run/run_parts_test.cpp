@@ -1,11 +1,12 @@
 // Goal: the parts a run is composed of do their one job on their own, without run_scenario:
-// FaultDraws keeps one PRNG stream per kind of draw (crash draws and armed crashes leave the
-// terminate-cost and spawn-failure draws as they were, which is what lets a reproducer pin a
-// crash and keep the rest of the run), and takes an armed crash once; Outcomes counts an
-// action's first outcome once; the Timeline reports a pinned action whose step never came and
-// a timed action the run stopped before, and checks a reached pin's `expect`.
-// Method: the parts built by hand on a World and Node from small inline scenarios; their
-// draws, tables and the verdicts in a Checks compared with what scenarios/FORMAT.md says.
+// SpecIndex classes each node for `faults.*.targets`, counts Inits per spec node (not per
+// path) and finds the spec of each PID it was told of; FaultDraws keeps one PRNG stream per kind of
+// draw (crash draws and armed crashes leave the terminate-cost and spawn-failure draws as they
+// were, which is what lets a reproducer pin a crash and keep the rest of the run), and takes an
+// armed crash once; Outcomes counts an action's first outcome once; the Timeline reports a pinned
+// action whose step never came and a timed action the run stopped before, and checks a reached
+// pin's `expect`. Method: the parts built by hand on a World and Node from small inline scenarios;
+// their draws, tables and the verdicts in a Checks compared with what scenarios/FORMAT.md says.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,6 +70,40 @@ std::vector<std::int64_t> terminate_draws(DrawRig& rig, const Node& spec, bool o
         }
     }
     return delays;
+}
+
+TEST(SpecIndex, ClassesInitsAndSpawnsAreKeptPerSpecNode) {
+    const Scenario scenario = load(R"({"name": "specs", "topology": {"kind": "router",
+        "name": "r", "routes": [{"name": "w",
+            "worker": {"kind": "actor", "behavior": {"type": "sink"}}}],
+        "route_message": {"by_type": {"X": "w"}}},
+        "faults": {"crash": {"probability": 0.5, "targets": ["route_workers"]}},
+        "timeline": [{"at": "1ms", "replace_route": {"router": "r", "name": "w",
+            "worker": {"kind": "actor", "behavior": {"type": "echo"}}}}]})");
+    SpecIndex specs(scenario);
+    const Node& router = scenario.topology;
+    const Node& worker = router.children.at(0);
+    const FaultClasses& classes = specs.classes(worker);
+    EXPECT_TRUE(classes.route_worker && classes.worker && classes.crash_hit);
+    EXPECT_FALSE(classes.router || classes.pool || classes.pool_worker);
+    EXPECT_TRUE(specs.classes(router).router);
+    EXPECT_FALSE(specs.classes(router).crash_hit); // its targets name route workers only
+    // The timeline's worker shares the path of the one it replaces but counts its own Inits.
+    const Node& replacement = *scenario.timeline.at(0).worker;
+    ASSERT_EQ(replacement.path, worker.path);
+    EXPECT_EQ(specs.count_init(worker), 1U);
+    EXPECT_EQ(specs.count_init(worker), 2U);
+    EXPECT_EQ(specs.count_init(replacement), 1U);
+    runtime::PID pid;
+    pid.id = runtime::Node::first_pid_id + 3;
+    EXPECT_EQ(specs.spec_of(pid), nullptr);
+    specs.note_spawn(worker, pid);
+    EXPECT_EQ(specs.spec_of(pid), &worker);
+    EXPECT_EQ(specs.classes_of(pid), &classes);
+    EXPECT_EQ(specs.stats(worker).incarnations, std::vector<runtime::PID>{pid});
+    runtime::PID next = pid;
+    next.id++;
+    EXPECT_EQ(specs.spec_of(next), nullptr);
 }
 
 TEST(FaultDraws, CrashDrawsAndArmedCrashesLeaveTheTerminateDrawsAsTheyWere) {

@@ -249,7 +249,7 @@ const Node* FaultWorkers::at(const Node& spec, const std::string& router, const 
 
 void Faults::fire_fault(const FaultOrder& order) {
     // The worker spec the call gets: for add_route and replace_route, the one a pinned
-    // action would declare (fault_worker).
+    // action would declare (FaultWorkers::at).
     const Node* worker = order.worker;
     if (worker != nullptr && (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
         worker = links_.workers.at(*worker, order.router, order.route, links_.cache, links_.specs);

@@ -70,7 +70,7 @@ private:
     void schedule_kill_fault();
     void schedule_admin_fault();
     void fire_fault(const FaultOrder& order);
-    /// Performs `order` on `worker` (order.worker, or its fault_worker copy).
+    /// Performs `order` on `worker` (order.worker, or its FaultWorkers copy).
     void perform_fault(const FaultOrder& order, const Node* worker);
     void record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid);
     FiredFault placed(Verb verb, std::string origin) const;

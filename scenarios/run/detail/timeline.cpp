@@ -1,5 +1,5 @@
 // Runner internals: timeline actions, pinned actions and their verdicts; the step clock.
-// Part of scenarios/run/: uses runtime/ and sim/.
+// Part of scenarios/run/: uses runtime/, sim/ and nlohmann_json.
 #include "scenarios/run/detail/timeline.hpp"
 
 #include <algorithm>

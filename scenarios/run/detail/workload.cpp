@@ -1,5 +1,5 @@
 // Runner internals: the workload driver and the clients' sends and calls.
-// Part of scenarios/run/: uses runtime/ and sim/.
+// Part of scenarios/run/: uses runtime/, sim/ and nlohmann_json.
 #include "scenarios/run/detail/workload.hpp"
 
 #include "scenarios/run/behaviours.hpp"
