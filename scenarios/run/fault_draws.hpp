@@ -27,12 +27,8 @@ public:
     FaultDraws(const FaultDraws&) = delete;
     FaultDraws& operator=(const FaultDraws&) = delete;
 
-    /// Random crash for a message taken by `pid`, a process of `spec` (faults.crash).
-    bool draw_crash(const Node& spec, const runtime::PID& pid) {
-        return draw_crash(spec, specs_.classes(spec), pid);
-    }
-    /// The same, with the node's classes already looked up (a worker keeps them). Inline: a
-    /// worker or router draws at every message it takes.
+    /// Random crash for a message taken by `pid`, a process of `spec` with fault classes
+    /// `classes` (faults.crash). Inline: a worker or router draws at every message it takes.
     bool draw_crash(const Node& spec, const FaultClasses& classes, const runtime::PID& pid) {
         // crash_hit is false without faults.crash (SpecIndex::settle_crash_hit).
         return classes.crash_hit && crash_drawn(spec, pid);

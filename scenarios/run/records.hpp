@@ -110,11 +110,6 @@ public:
     }
     /// Counts an admin-path message the router at `path` did not understand.
     void note_admin_ignored(const std::string& path) { admin_ignored_[path]++; }
-    /// Admin-path messages the router at `path` did not understand.
-    std::uint64_t admin_ignored(const std::string& path) const {
-        auto found = admin_ignored_.find(path);
-        return found == admin_ignored_.end() ? 0 : found->second;
-    }
 
 private:
     std::map<std::uint64_t, RouterLastTable> last_tables_;
