@@ -19,7 +19,7 @@ using properties::field_text;
 using properties::field_uint;
 using properties::is_kind;
 
-// The scenario runner's injected kill (scenarios/run/detail/run_state.cpp); not a runtime key.
+// The scenario runner's injected kill (scenarios/run/detail/faults.cpp); not a runtime key.
 const sim::TraceKey fault_kill_key{"fault_kill"};
 
 bool is_pending_state(std::string_view state) {

@@ -335,6 +335,7 @@ void Node::preserve_queued(Process& process) {
         process.queues_[q].clear();
     }
     process.queued_mask_ = 0;
+    RS_ASSERT(stash.pid == process.pid_ && stash.parent == process.parent_);
     if (!stash.messages.empty()) {
         preserved_.push_back(std::move(stash));
     }
@@ -359,6 +360,8 @@ void Node::drop_preserved_of(const PID& parent) {
         }
     }
     preserved_.erase(kept, preserved_.end());
+    RS_ASSERT(std::none_of(preserved_.begin(), preserved_.end(),
+                           [&](const Stash& stash) { return stash.parent == parent; }));
 }
 
 std::vector<PreservedMessage> Node::take_preserved(const PID& pid) {
@@ -505,6 +508,7 @@ SendResult Node::add_relation(Process& consumer, Address target, bool is_monitor
     if (duplicate) {
         return sim::fail(Err::TargetExist);
     }
+    RS_ASSERT(target.is_name() || target.pid() != consumer.pid_); // §3.4: never oneself
     consumers->push_back(Relation{consumer.pid_, is_monitor});
     if (!is_monitor && !target.is_name()) {
         consumer.links_out_.push_back(target.pid());
@@ -539,6 +543,10 @@ SendResult Node::remove_relation(Process& consumer, Address target, bool is_moni
         return sim::fail(Err::TargetUnknown);
     }
     consumers->erase(found);
+    // add_relation refuses a duplicate, so none of this kind is left.
+    RS_ASSERT(std::none_of(consumers->begin(), consumers->end(), [&](const Relation& r) {
+        return r.consumer == consumer.pid_ && r.is_monitor == is_monitor;
+    }));
     if (!is_monitor && !target.is_name()) {
         auto out = std::find(consumer.links_out_.begin(), consumer.links_out_.end(), target.pid());
         if (out != consumer.links_out_.end()) {

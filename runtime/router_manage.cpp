@@ -112,6 +112,8 @@ RouteResult Router::do_remove(Atom name) {
     if (!index) {
         return {}; // R31
     }
+    // R28, R29: a disabled route records no PID (the table's invariant).
+    RS_ASSERT(!table_[*index].disabled || table_[*index].pid.empty());
     if (table_[*index].pending != RoutePending::None) {
         return sim::fail(Error(Err::Busy)); // R26
     }
@@ -129,6 +131,7 @@ RouteResult Router::do_disable(Atom name) {
         return sim::fail(Error(Err::NoRoute));
     }
     Entry& entry = table_[*index];
+    RS_ASSERT(!entry.disabled || entry.pid.empty()); // R28, R29
     if (entry.pending != RoutePending::None) {
         return sim::fail(Error(Err::Busy));
     }
@@ -189,9 +192,11 @@ RouteResult Router::do_replace(Atom name, const Route& route) {
         return swap_and_spawn(*index, route, PID{}); // R28 (Dead), R29 (Disabled)
     }
     const PID pid = table_[*index].pid;
+    RS_ASSERT(!table_[*index].disabled); // R28, R29: a route with a PID is not disabled
     const SendResult sent = process().send_exit(pid, Error::shutdown()); // R25, A7
     if (sent) {
         Entry& entry = table_[*index];
+        RS_ASSERT(entry.pid == pid); // sending an exit changes no table entry
         entry.pending_spec = Route{name, route.factory, route.args};
         entry.pending = RoutePending::Replace;
         trace_pending(name, RouteState::Running, RouteState::PendingReplace, pid);

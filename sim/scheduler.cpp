@@ -100,12 +100,16 @@ bool Scheduler::remove(TaskId task) {
             return false;
         }
         // The fifo_ entry goes stale and is skipped when it reaches the head.
+        RS_ASSERT(ordered_[index].task == task);
         ordered_.erase(ordered_.begin() + static_cast<std::ptrdiff_t>(index));
+        RS_ASSERT(find_index(task) == ordered_.size()); // a task is runnable at most once
         return true;
     }
     for (std::size_t i = 0; i < fast_.size(); i++) {
         if (fast_.at(i) == task) {
+            const std::size_t before = fast_.size();
             fast_.erase_at(i);
+            RS_ASSERT(fast_.size() + 1 == before);
             return true;
         }
     }

@@ -34,6 +34,7 @@ Result<Duration, std::string> parse_duration(std::string_view text) {
         return fail("duration \"" + std::string(text) +
                     "\" must start with a non-negative integer (expected \"<int><unit>\")");
     }
+    RS_ASSERT(digits_end <= text.size());
     std::string_view suffix = text.substr(digits_end);
     const Unit* unit = nullptr;
     for (const Unit& candidate : units) {
@@ -56,6 +57,7 @@ Result<Duration, std::string> parse_duration(std::string_view text) {
     if (value > INT64_MAX / unit->ns) {
         return fail("duration \"" + std::string(text) + "\" overflows 64-bit nanoseconds");
     }
+    RS_ASSERT(value >= 0 && unit->ns > 0); // digits only, and a unit from the table
     return Duration::nanoseconds(value * unit->ns);
 }
 

@@ -211,6 +211,8 @@ TraceRecord MemorySink::copy(const TraceEvent& event) {
         }
         record.fields.emplace_back(std::string(event.fields[i].key.name), std::move(owned));
     }
+    RS_ASSERT(record.fields.size() == event.field_count);
+    RS_ASSERT(record.kind == event.kind.name);
     return record;
 }
 

@@ -14,7 +14,10 @@
 #include "scenarios/format/model.hpp"
 #include "scenarios/run/behaviours.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/run/harness.hpp"
+#include "scenarios/run/fault_draws.hpp"
+#include "scenarios/run/records.hpp"
+#include "scenarios/run/spec_index.hpp"
+#include "scenarios/run/targets.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios::probe {
@@ -51,13 +54,19 @@ inline Built build(const Scenario& scenario) {
     options.seed = scenario.run.seed;
     sim::World world(options);
     runtime::Node node(world, runtime::NodeOptions{});
-    Harness harness(node, scenario);
-    harness.resolve = [&harness](std::string_view target) {
-        return resolve_target(harness, target);
-    };
+    // The parts a run gives its processes (detail::Runner owns the same).
+    SpecIndex specs(scenario);
+    FaultDraws draws(node, scenario, specs);
+    const Targets targets(node, specs);
+    ClientRecords clients;
+    Outcomes outcomes;
+    RouterRecords routers;
+    const BuildContext context{WorkerContext{specs, draws, targets, nullptr, scenario}, routers,
+                               outcomes};
+    const ClientContext client_context{node, draws, targets, clients, outcomes};
     Built built;
     const Node& root = scenario.topology;
-    const runtime::Factory factory = factory_for(harness, root);
+    const runtime::Factory factory = factory_for(context, root);
     const auto spawned = root.name.empty() ? node.spawn(factory, options_for(root), {})
                                            : node.spawn_register(runtime::Atom(root.name), factory,
                                                                  options_for(root), {});
@@ -65,7 +74,8 @@ inline Built build(const Scenario& scenario) {
         built.root_failure = spawned.error().message();
     }
     for (const std::string& client : scenario.clients) {
-        (void)node.spawn_register(runtime::Atom(client), client_factory(harness, client), {}, {});
+        (void)node.spawn_register(runtime::Atom(client), client_factory(client_context, client), {},
+                                  {});
     }
     built.processes = node.process_count();
     built.registered = node.registered().size();

@@ -12,9 +12,9 @@ constexpr std::string_view call_order_type = "routesim.client.call";
 
 } // namespace
 
-Worker::Worker(Harness& harness, const Node& spec)
-    : harness_(harness), spec_(spec), classes_(harness.classes(spec)),
-      terminate_delay_(harness.draw_terminate_delay(spec, classes_)) {
+Worker::Worker(const WorkerContext& context, const Node& spec)
+    : context_(context), draws_(context.draws), spec_(spec), classes_(context.specs.classes(spec)),
+      terminate_delay_(context.draws.draw_terminate_delay(spec, classes_)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
 }
 
@@ -23,10 +23,10 @@ std::string_view Worker::behavior_name() const {
 }
 
 runtime::Status Worker::init(const runtime::Args&) {
-    NodeStats& stats = harness_.stats(spec_);
+    NodeStats& stats = context_.specs.stats(spec_);
     stats_ = &stats; // std::map nodes are stable: no lookup per message
-    const std::uint64_t inits = harness_.count_init(spec_);
-    harness_.note_spawn(spec_, classes_, stats, self());
+    const std::uint64_t inits = context_.specs.count_init(spec_);
+    context_.specs.note_spawn(spec_, classes_, stats, self());
     const InitFailure& failure = spec_.behaviour.init;
     if (failure.fail || inits <= failure.fail_first) {
         return runtime::stop(runtime::Error::text("init failed (behavior.init)"));
@@ -35,7 +35,7 @@ runtime::Status Worker::init(const runtime::Args&) {
         stats.fail_next--;
         return runtime::stop(runtime::Error::text("init failed (fail_spawns)"));
     }
-    if (harness_.draw_spawn_failure(spec_, classes_)) {
+    if (draws_.draw_spawn_failure(spec_, classes_)) {
         return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
     }
     return runtime::ok();
@@ -60,10 +60,10 @@ bool Worker::take(const runtime::Message& message) {
             return false;
         }
     }
-    if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, classes_, self())) {
+    if (draws_.take_armed_crash(self()) || draws_.draw_crash(spec_, classes_, self())) {
         return false;
     }
-    const sim::Duration cost = knobs.cost.value_or(harness_.default_cost());
+    const sim::Duration cost = knobs.cost.value_or(context_.scenario.run.cost);
     if (cost > sim::Duration::zero()) {
         process().busy_for(cost);
     }
@@ -80,9 +80,9 @@ std::string Worker::key_of(const runtime::Message& message) const {
 }
 
 MessageCache::Receipts* Worker::receipts() {
-    if (!receipts_found_ && harness_.cache != nullptr) {
+    if (!receipts_found_ && context_.cache != nullptr) {
         // As identity() says it: the node's name, else the printed PID.
-        receipts_ = harness_.cache->receipts_of(spec_.name, self());
+        receipts_ = context_.cache->receipts_of(spec_.name, self());
         receipts_found_ = true;
     }
     return receipts_;
@@ -119,7 +119,7 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
         counts_[key_of(message)]++;
         break;
     case BehaviourType::Forward:
-        if (auto target = harness_.resolve(spec_.behaviour.to)) {
+        if (auto target = context_.targets.resolve(spec_.behaviour.to)) {
             (void)process().forward(*target, current(), runtime::MessagePriority::Normal);
         } else {
             process().log("warning", "forward: target " + spec_.behaviour.to + " is not running");
@@ -136,7 +136,7 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
     }
     const Behaviour& knobs = spec_.behaviour;
     if (knobs.type == BehaviourType::Forward) {
-        if (auto target = harness_.resolve(knobs.to)) {
+        if (auto target = context_.targets.resolve(knobs.to)) {
             (void)process().forward(*target, current(), runtime::MessagePriority::Normal);
         }
         return runtime::act::CallReply::later();
@@ -168,9 +168,9 @@ runtime::Inspection Worker::handle_inspect(const runtime::PID&, const std::vecto
                                {"processed", std::to_string(taken_)}};
 }
 
-runtime::Factory worker_factory(Harness& harness, const Node& spec) {
-    return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
-        return std::make_unique<Worker>(harness, spec);
+runtime::Factory worker_factory(const WorkerContext& context, const Node& spec) {
+    return [&context, &spec]() -> std::unique_ptr<runtime::Behavior> {
+        return std::make_unique<Worker>(context, spec);
     };
 }
 
@@ -196,7 +196,7 @@ runtime::Message call_order(const std::string& to, runtime::Message request, sim
 
 ClientRecord& Client::record() {
     if (record_ == nullptr) {
-        record_ = &harness_.client(name_); // std::map nodes are stable
+        record_ = &context_.clients.record(name_); // std::map nodes are stable
     }
     return *record_;
 }
@@ -215,7 +215,7 @@ runtime::Status Client::handle_message(const runtime::PID& from, const runtime::
     }
     ++*last_type_count_;
     // Timeline `crash` on a client: it received the message, then panics, as a worker does.
-    if (harness_.take_armed_crash(self())) {
+    if (context_.draws.take_armed_crash(self())) {
         return runtime::stop(runtime::Error::panic());
     }
     return runtime::ok();
@@ -223,16 +223,15 @@ runtime::Status Client::handle_message(const runtime::PID& from, const runtime::
 
 runtime::Status Client::start_call(const CallOrder& order) {
     ClientRecord& record = this->record();
-    Harness& harness = harness_;
+    const ClientContext& context = context_;
     const std::int64_t action = order.action;
     // A timeline call's outcome, for its `expect` (scenarios/FORMAT.md `timeline`).
-    const auto note_outcome = [&harness, action](const std::string& outcome) {
+    const auto note_outcome = [&context, action](const std::string& outcome) {
         if (action >= 0) {
-            harness.note_outcome(harness.call_results, action, outcome,
-                                 harness.node().world().now());
+            context.outcomes.note_call(action, outcome, context.node.world().now());
         }
     };
-    const auto target = harness_.resolve(order.to);
+    const auto target = context_.targets.resolve(order.to);
     if (!target.has_value()) {
         const std::string unknown(runtime::ergo_name(runtime::Err::ProcessUnknown));
         record.errors[unknown]++;
@@ -245,8 +244,8 @@ runtime::Status Client::start_call(const CallOrder& order) {
     const std::string name = name_;
     const runtime::SendResult sent =
         process().call(*target, order.request, options,
-                       [&harness, name, note_outcome](runtime::CallResult result) {
-                           ClientRecord& rec = harness.client(name);
+                       [&context, name, note_outcome](runtime::CallResult result) {
+                           ClientRecord& rec = context.clients.record(name);
                            if (result) {
                                rec.received++;
                                rec.types[std::string(result.value().type_name())]++;
@@ -265,9 +264,9 @@ runtime::Status Client::start_call(const CallOrder& order) {
     return runtime::ok();
 }
 
-runtime::Factory client_factory(Harness& harness, const std::string& name) {
-    return [&harness, name]() -> std::unique_ptr<runtime::Behavior> {
-        return std::make_unique<Client>(harness, name);
+runtime::Factory client_factory(const ClientContext& context, const std::string& name) {
+    return [&context, name]() -> std::unique_ptr<runtime::Behavior> {
+        return std::make_unique<Client>(context, name);
     };
 }
 

@@ -10,15 +10,52 @@
 
 #include "runtime/actor.hpp"
 #include "scenarios/format/model.hpp"
-#include "scenarios/run/harness.hpp"
+#include "scenarios/run/fault_draws.hpp"
+#include "scenarios/run/message_cache.hpp"
+#include "scenarios/run/records.hpp"
+#include "scenarios/run/spec_index.hpp"
+#include "scenarios/run/targets.hpp"
 
 namespace routesim::scenarios {
+
+/// The runtime priority of a scenario Priority (inline: every workload message converts one).
+inline runtime::MessagePriority runtime_priority(Priority priority) {
+    switch (priority) {
+    case Priority::Normal:
+        return runtime::MessagePriority::Normal;
+    case Priority::High:
+        return runtime::MessagePriority::High;
+    case Priority::Max:
+        return runtime::MessagePriority::Max;
+    }
+    return runtime::MessagePriority::Normal;
+}
+
+/// What a worker uses of its run: the node registry, the fault draws, target resolution and
+/// the campaign's message cache (null: none). The run owns each part; this holds references.
+struct WorkerContext {
+    SpecIndex& specs;
+    FaultDraws& draws;
+    const Targets& targets;
+    MessageCache* cache = nullptr;
+    const Scenario& scenario;
+};
+
+/// What a client uses of its run: armed crashes, target resolution, its record, and the
+/// outcomes table its timeline calls report to.
+struct ClientContext {
+    runtime::Node& node;
+    FaultDraws& draws;
+    const Targets& targets;
+    ClientRecords& clients;
+    Outcomes& outcomes;
+};
 
 /// A worker actor built from a `behavior` object. Knobs: cost, crash_on, init failures,
 /// terminate_cost, ignore_calls (and the run's random crash and spawn-failure faults).
 class Worker final : public runtime::act::Actor {
 public:
-    Worker(Harness& harness, const Node& spec);
+    Worker(const WorkerContext& context, const Node& spec);
 
     runtime::Status init(const runtime::Args& args) override;
     runtime::Status handle_message(const runtime::PID& from,
@@ -43,7 +80,8 @@ private:
     MessageCache::Receipts* receipts();
     std::string key_of(const runtime::Message& message) const;
 
-    Harness& harness_;
+    const WorkerContext& context_;
+    FaultDraws& draws_; // (a reference of its own: every message taken draws)
     const Node& spec_;
     const FaultClasses& classes_; // this node's fault classes (std::map nodes are stable)
     std::uint64_t taken_ = 0;
@@ -51,19 +89,20 @@ private:
     Json identity_;                               // null until identity() makes it
     MessageCache::Receipts* receipts_ = nullptr;
     bool receipts_found_ = false;
-    NodeStats* stats_ = nullptr; // this node's stats in the harness, set at init
+    NodeStats* stats_ = nullptr; // this node's stats in the SpecIndex, set at init
     sim::Duration terminate_delay_;
 };
 
 /// A factory for workers of `spec`.
-runtime::Factory worker_factory(Harness& harness, const Node& spec);
+runtime::Factory worker_factory(const WorkerContext& context, const Node& spec);
 
 /// A client: a plain recorder registered under its name. It counts what it receives by
 /// message type, and performs the calls the workload driver hands it (one at a time, as a
 /// blocking caller would), recording their results and errors.
 class Client final : public runtime::act::Actor {
 public:
-    Client(Harness& harness, std::string name) : harness_(harness), name_(std::move(name)) {}
+    Client(const ClientContext& context, std::string name)
+        : context_(context), name_(std::move(name)) {}
 
     runtime::Status handle_message(const runtime::PID& from,
                                    const runtime::Message& message) override;
@@ -76,7 +115,7 @@ private:
     runtime::Status start_call(const CallOrder& order);
     ClientRecord& record();
 
-    Harness& harness_;
+    const ClientContext& context_;
     std::string name_;
     ClientRecord* record_ = nullptr;
     /// The counter of the last message type received (a client mostly gets one type).
@@ -85,12 +124,12 @@ private:
 };
 
 /// A factory for the client `name`.
-runtime::Factory client_factory(Harness& harness, const std::string& name);
+runtime::Factory client_factory(const ClientContext& context, const std::string& name);
 
 /// The control message the driver sends a client to make it call (Urgent queue): a typed
 /// payload named "routesim.client.call" in traces. `request` is a JSON message. `action` is the
 /// index of the timeline action that made the call (its outcome goes to
-/// Harness::call_results), or -1 for a workload call.
+/// Outcomes::call_results), or -1 for a workload call.
 runtime::Message call_order(const std::string& to, runtime::Message request, sim::Duration timeout,
                             Priority priority, std::int64_t action);
 

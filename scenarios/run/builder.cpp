@@ -29,24 +29,25 @@ runtime::Args args_of(const Json& args) {
 
 class ScenarioPool final : public runtime::act::Pool {
 public:
-    ScenarioPool(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
+    ScenarioPool(const BuildContext& context, const Node& spec) : context_(context), spec_(spec) {}
     sim::Result<runtime::act::PoolOptions, runtime::Error> init(const runtime::Args&) override {
-        harness_.note_spawn(spec_, process().pid());
-        if (auto failure = harness_.injected_init_failure(spec_)) {
+        context_.worker.specs.note_spawn(spec_, process().pid());
+        context_.worker.draws.watch_spawn(spec_, process().pid());
+        if (auto failure = context_.worker.draws.injected_init_failure(spec_)) {
             return sim::fail(runtime::Error::text(std::move(*failure)));
         }
         RS_ASSERT(spec_.children.size() == 1);
         runtime::act::PoolOptions options;
         options.pool_size = static_cast<std::int64_t>(spec_.pool.size);
         options.worker_mailbox_size = static_cast<std::int64_t>(spec_.pool.worker_mailbox_size);
-        options.worker_factory = factory_for(harness_, spec_.children[0]);
+        options.worker_factory = factory_for(context_, spec_.children[0]);
         options.worker_args = args_of(spec_.children[0].args);
         return options;
     }
     std::string_view behavior_name() const override { return "pool"; }
 
 private:
-    Harness& harness_;
+    const BuildContext& context_;
     const Node& spec_;
 };
 
@@ -80,10 +81,12 @@ runtime::act::SupervisorStrategy supervisor_strategy(RestartStrategy strategy) {
 
 class ScenarioSupervisor final : public runtime::act::Supervisor {
 public:
-    ScenarioSupervisor(Harness& harness, const Node& spec) : harness_(harness), spec_(spec) {}
+    ScenarioSupervisor(const BuildContext& context, const Node& spec)
+        : context_(context), spec_(spec) {}
     sim::Result<runtime::act::SupervisorSpec, runtime::Error> init(const runtime::Args&) override {
-        harness_.note_spawn(spec_, process().pid());
-        if (auto failure = harness_.injected_init_failure(spec_)) {
+        context_.worker.specs.note_spawn(spec_, process().pid());
+        context_.worker.draws.watch_spawn(spec_, process().pid());
+        if (auto failure = context_.worker.draws.injected_init_failure(spec_)) {
             return sim::fail(runtime::Error::text(std::move(*failure)));
         }
         runtime::act::SupervisorSpec spec;
@@ -96,7 +99,7 @@ public:
         for (const Node& child : spec_.children) {
             runtime::act::SupervisorChildSpec entry;
             entry.name = runtime::Atom(child.name);
-            entry.factory = factory_for(harness_, child);
+            entry.factory = factory_for(context_, child);
             entry.options = options_for(child);
             entry.args = args_of(child.args);
             spec.children.push_back(std::move(entry));
@@ -106,7 +109,7 @@ public:
     std::string_view behavior_name() const override { return "supervisor"; }
 
 private:
-    Harness& harness_;
+    const BuildContext& context_;
     const Node& spec_;
 };
 
@@ -114,13 +117,14 @@ private:
 
 class ScenarioRouter final : public runtime::act::Router {
 public:
-    ScenarioRouter(Harness& harness, const Node& spec)
-        : harness_(harness), spec_(spec), classes_(harness.classes(spec)),
-          message_rule_(spec.router.route_message), call_rule_(spec.router.route_call) {}
+    ScenarioRouter(const BuildContext& context, const Node& spec)
+        : context_(context), draws_(context.worker.draws), spec_(spec),
+          classes_(context.worker.specs.classes(spec)), message_rule_(spec.router.route_message),
+          call_rule_(spec.router.route_call) {}
 
     sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
-        harness_.note_spawn(spec_, process().pid());
-        if (auto failure = harness_.injected_init_failure(spec_)) {
+        context_.worker.specs.note_spawn(spec_, process().pid());
+        if (auto failure = draws_.injected_init_failure(spec_)) {
             return sim::fail(runtime::Error::text(std::move(*failure)));
         }
         runtime::act::RouterOptions options;
@@ -129,7 +133,7 @@ public:
         for (std::size_t i = 0; i < spec_.router.routes.size(); i++) {
             const RouteSpec& route = spec_.router.routes[i];
             options.routes.push_back(runtime::act::Route{runtime::Atom(route.name),
-                                                         factory_for(harness_, spec_.children[i]),
+                                                         factory_for(context_, spec_.children[i]),
                                                          args_of(route.args)});
         }
         return options;
@@ -150,8 +154,9 @@ public:
                                    const runtime::Message& message) override;
     /// Keeps the route table as it was at the end, for the summary of a router that died.
     void terminate(const runtime::Error& reason) override {
-        harness_.router_last_tables[self().id] =
-            RouterLastTable{routes(), counters(), process().node().world().now(), reason.name()};
+        context_.routers.note_last_table(
+            self().id,
+            RouterLastTable{routes(), counters(), process().node().world().now(), reason.name()});
     }
     CallReply handle_call(const runtime::PID& from, const runtime::Ref& ref,
                           const runtime::Message& request) override;
@@ -159,15 +164,15 @@ public:
 
 private:
     void maybe_crash() {
-        if (harness_.take_armed_crash(self()) || harness_.draw_crash(spec_, classes_, self())) {
+        if (draws_.take_armed_crash(self()) || draws_.draw_crash(spec_, classes_, self())) {
             throw std::runtime_error("injected crash"); // becomes Panic at the actor boundary
         }
     }
     std::optional<std::string> admin(const runtime::Message& message);
-    /// Counts a MessageRouteFailed by its reason's name (Harness::route_failed).
+    /// Counts a MessageRouteFailed by its reason's name (RouterRecords::failed_counts).
     void count_route_failed(const runtime::Error& reason) {
         if (route_failed_ == nullptr) {
-            route_failed_ = &harness_.route_failed[spec_.path]; // std::map nodes are stable
+            route_failed_ = &context_.routers.failed_counts(spec_.path); // a stable address
         }
         const std::optional<runtime::Err> err = reason.err();
         if (err.has_value() && err == last_failed_err_) {
@@ -214,12 +219,13 @@ private:
             self().id, runtime::ev::Text(key, key_hash), runtime::ev::text(name)});
     }
 
-    Harness& harness_;
+    const BuildContext& context_;
+    FaultDraws& draws_; // (a reference of its own: every routed message draws)
     const Node& spec_;
     const FaultClasses& classes_; // looked up once: every routed message draws a crash
     CompiledRule message_rule_;
     CompiledRule call_rule_;
-    /// This router's MessageRouteFailed counts in the harness, found at the first failure.
+    /// This router's MessageRouteFailed counts in the RouterRecords, found at the first failure.
     std::map<std::string, std::uint64_t>* route_failed_ = nullptr;
     /// The named error counted last and its counter (set only for named errors).
     std::optional<runtime::Err> last_failed_err_;
@@ -242,10 +248,9 @@ const Node* message_worker(const Scenario& scenario, const std::string& route, c
 std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message) {
     if (const auto* order = message.get<AdminOrder>()) {
         std::string result =
-            perform_admin(harness_, *this, spec_, order->op, order->name, order->worker);
+            perform_admin(context_, *this, spec_, order->op, order->name, order->worker);
         if (order->action >= 0) {
-            harness_.note_outcome(harness_.admin_results, order->action, result,
-                                  process().node().world().now());
+            context_.outcomes.note_admin(order->action, result, process().node().world().now());
         }
         return result;
     }
@@ -262,20 +267,20 @@ std::optional<std::string> ScenarioRouter::admin(const runtime::Message& message
     }
     const std::string& name = body["name"].get_ref<const std::string&>();
     if (*op != Verb::AddRoute && *op != Verb::ReplaceRoute) {
-        return perform_admin(harness_, *this, spec_, *op, name, nullptr);
+        return perform_admin(context_, *this, spec_, *op, name, nullptr);
     }
     // add_route / replace_route: the loader parsed the message's worker (Scenario::
     // message_workers); find it by route name and worker JSON.
     const auto worker = body.find("worker");
     const Node* spec =
-        worker == body.end() ? nullptr : message_worker(harness_.scenario(), name, *worker);
+        worker == body.end() ? nullptr : message_worker(context_.worker.scenario, name, *worker);
     if (spec == nullptr) {
         process().log("warning", "router.admin: " + std::string(spelling(*op)) + " " + name +
                                      " carries no worker that the scenario file declares");
         return std::string(runtime::ergo_name(runtime::Err::Incorrect));
     }
-    harness_.index_route_worker(*spec);
-    return perform_admin(harness_, *this, spec_, *op, name, spec);
+    context_.worker.specs.index_route_worker(*spec);
+    return perform_admin(context_, *this, spec_, *op, name, spec);
 }
 
 runtime::Status ScenarioRouter::handle_message(const runtime::PID&,
@@ -300,7 +305,7 @@ runtime::Status ScenarioRouter::handle_message(const runtime::PID&,
         case OnRouteFailed::Terminate:
             return runtime::stop(failed->reason);
         case OnRouteFailed::DeadLetter:
-            if (auto target = harness_.resolve(spec_.router.dead_letter)) {
+            if (auto target = context_.worker.targets.resolve(spec_.router.dead_letter)) {
                 (void)process().send(
                     *target, json_message(Json{{"type", "DeadLetter"},
                                                {"route", std::string(failed->name.text())},
@@ -311,7 +316,7 @@ runtime::Status ScenarioRouter::handle_message(const runtime::PID&,
         }
     }
     if (!admin(message).has_value()) {
-        harness_.admin_ignored[spec_.path]++;
+        context_.routers.note_admin_ignored(spec_.path);
     }
     return runtime::ok();
 }
@@ -322,7 +327,7 @@ CallReply ScenarioRouter::handle_call(const runtime::PID&, const runtime::Ref&,
         return CallReply::value(
             json_message(Json{{"type", "router.admin.result"}, {"result", *result}}));
     }
-    harness_.admin_ignored[spec_.path]++;
+    context_.routers.note_admin_ignored(spec_.path);
     return CallReply::later();
 }
 
@@ -332,8 +337,9 @@ std::string AdminOrder::describe() const {
     return "router.admin{" + std::string(spelling(op)) + " " + name + "}";
 }
 
-std::string perform_admin(Harness& harness, runtime::act::Router& router, const Node& router_spec,
-                          Verb op, const std::string& name, const Node* worker) {
+std::string perform_admin(const BuildContext& context, runtime::act::Router& router,
+                          const Node& router_spec, Verb op, const std::string& name,
+                          const Node* worker) {
     (void)router_spec;
     if (name.empty() || name.size() > runtime::atom_length_max) {
         return std::string(runtime::ergo_name(runtime::Err::Incorrect));
@@ -344,7 +350,7 @@ std::string perform_admin(Harness& harness, runtime::act::Router& router, const 
         runtime::act::Route route;
         route.name = atom;
         if (worker != nullptr) {
-            route.factory = factory_for(harness, *worker);
+            route.factory = factory_for(context, *worker);
             route.args = args_of(worker->args);
         }
         return route;
@@ -380,21 +386,21 @@ runtime::ProcessOptions options_for(const Node& spec) {
     return options;
 }
 
-runtime::Factory factory_for(Harness& harness, const Node& spec) {
+runtime::Factory factory_for(const BuildContext& context, const Node& spec) {
     switch (spec.kind) {
     case NodeKind::Actor:
-        return worker_factory(harness, spec);
+        return worker_factory(context.worker, spec);
     case NodeKind::Pool:
-        return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
-            return std::make_unique<ScenarioPool>(harness, spec);
+        return [&context, &spec]() -> std::unique_ptr<runtime::Behavior> {
+            return std::make_unique<ScenarioPool>(context, spec);
         };
     case NodeKind::Supervisor:
-        return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
-            return std::make_unique<ScenarioSupervisor>(harness, spec);
+        return [&context, &spec]() -> std::unique_ptr<runtime::Behavior> {
+            return std::make_unique<ScenarioSupervisor>(context, spec);
         };
     case NodeKind::Router:
-        return [&harness, &spec]() -> std::unique_ptr<runtime::Behavior> {
-            return std::make_unique<ScenarioRouter>(harness, spec);
+        return [&context, &spec]() -> std::unique_ptr<runtime::Behavior> {
+            return std::make_unique<ScenarioRouter>(context, spec);
         };
     }
     RS_ASSERT(false);
@@ -424,9 +430,8 @@ runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid) {
 
 namespace {
 
-std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
+std::optional<runtime::PID> step_into(runtime::Node& node, SpecIndex& specs, const runtime::PID& at,
                                       std::string_view segment) {
-    runtime::Node& node = harness.node();
     runtime::Process* process = node.find(at);
     if (process == nullptr || segment.empty()) {
         return std::nullopt;
@@ -452,7 +457,7 @@ std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
     }
     if (dynamic_cast<runtime::act::Pool*>(&behavior) != nullptr && segment.front() == '#') {
         // "#k": the k-th live worker of this pool in spawn order.
-        const Node* pool_spec = harness.spec_of(at);
+        const Node* pool_spec = specs.spec_of(at);
         if (pool_spec == nullptr || pool_spec->children.empty()) {
             return std::nullopt;
         }
@@ -464,7 +469,7 @@ std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
             index = index * 10 + static_cast<std::uint64_t>(c - '0');
         }
         std::uint64_t live = 0;
-        for (const runtime::PID& pid : harness.stats(pool_spec->children[0]).incarnations) {
+        for (const runtime::PID& pid : specs.stats(pool_spec->children[0]).incarnations) {
             runtime::Process* worker = node.find(pid);
             if (worker == nullptr || worker->parent() != at || !worker->is_alive()) {
                 continue;
@@ -479,13 +484,14 @@ std::optional<runtime::PID> step_into(Harness& harness, const runtime::PID& at,
 
 } // namespace
 
-std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view target) {
+std::optional<runtime::PID> resolve_target(runtime::Node& node, SpecIndex& specs,
+                                           std::string_view target) {
     const std::size_t slash = target.find('/');
     const std::string_view first = target.substr(0, slash);
     if (first.empty() || first.size() > runtime::atom_length_max) {
         return std::nullopt;
     }
-    auto found = harness.node().process_pid(runtime::Atom(first));
+    auto found = node.process_pid(runtime::Atom(first));
     if (!found) {
         return std::nullopt;
     }
@@ -494,7 +500,7 @@ std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view ta
         slash == std::string_view::npos ? std::string_view() : target.substr(slash + 1);
     while (!rest.empty()) {
         const std::size_t next = rest.find('/');
-        const auto pid = step_into(harness, at, rest.substr(0, next));
+        const auto pid = step_into(node, specs, at, rest.substr(0, next));
         if (!pid.has_value()) {
             return std::nullopt;
         }

@@ -11,9 +11,20 @@
 #include "runtime/behavior.hpp"
 #include "runtime/router.hpp"
 #include "scenarios/format/model.hpp"
-#include "scenarios/run/harness.hpp"
+#include "scenarios/run/behaviours.hpp"
+#include "scenarios/run/records.hpp"
+#include "scenarios/run/targets.hpp"
 
 namespace routesim::scenarios {
+
+/// What the topology's processes use of their run: the workers' parts, plus the router
+/// records and the outcomes table that routers report admin-path results to. The run owns
+/// each part and keeps this (its address is stable: factories refer to it).
+struct BuildContext {
+    WorkerContext worker;
+    RouterRecords& routers;
+    Outcomes& outcomes;
+};
 
 /// A management operation carried to a router's admin path (timeline `via: admin`, random
 /// admin faults, or a `router.admin` JSON message).
@@ -29,18 +40,15 @@ struct AdminOrder {
 };
 
 /// Performs a management operation on `router` and returns "ok" or the error's name.
-std::string perform_admin(Harness& harness, runtime::act::Router& router, const Node& router_spec,
-                          Verb op, const std::string& name, const Node* worker);
+std::string perform_admin(const BuildContext& context, runtime::act::Router& router,
+                          const Node& router_spec, Verb op, const std::string& name,
+                          const Node* worker);
 
 /// The factory of any topology node.
-runtime::Factory factory_for(Harness& harness, const Node& spec);
+runtime::Factory factory_for(const BuildContext& context, const Node& spec);
 
 /// Spawn options of a node (its mailbox size).
 runtime::ProcessOptions options_for(const Node& spec);
-
-/// The live process a target names now: a registered name or client, then path segments
-/// (a supervisor child by name, a router's route by name, a pool worker "#k" in spawn order).
-std::optional<runtime::PID> resolve_target(Harness& harness, std::string_view target);
 
 /// The router behaviour behind a PID, or nullptr.
 runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid);

@@ -11,8 +11,9 @@
 
 #include "runtime/node.hpp"
 #include "scenarios/format/model.hpp"
-#include "scenarios/run/harness.hpp"
+#include "scenarios/run/spec_index.hpp"
 #include "scenarios/run/tally.hpp"
+#include "scenarios/run/targets.hpp"
 #include "sim/trace.hpp"
 
 namespace routesim::scenarios {
@@ -37,8 +38,10 @@ struct FaultOrder {
 /// What a run lends its instrument until the run ends.
 struct RunContext {
     runtime::Node* node = nullptr;
-    /// Read only: spec and fault classes by pid, target resolution.
-    const Harness* harness = nullptr;
+    /// Read only: spec and fault classes by pid.
+    const SpecIndex* specs = nullptr;
+    /// Target resolution ("router/route" to the live PID).
+    const Targets* targets = nullptr;
     const Scenario* scenario = nullptr;
     /// Fire faults at racy moments (`faults.aim` or RunSettings::aim_faults).
     bool aim = false;

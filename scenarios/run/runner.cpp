@@ -1,16 +1,11 @@
-// The scenario runner: build, drive, run, check.
+// The scenario runner's entry point: run_scenario (with the determinism re-run) and the
+// verdict of a result.
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/run/runner.hpp"
 
 #include <algorithm>
-#include <memory>
 
-#include "properties/monitors.hpp"
-#include "runtime/trace_keys.hpp"
-#include "scenarios/run/behaviours.hpp"
-#include "scenarios/run/builder.hpp"
-#include "scenarios/run/detail/run_state.hpp"
-#include "scenarios/run/json_message.hpp"
+#include "scenarios/run/detail/runner.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios {
@@ -37,153 +32,8 @@ std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
     return std::string(runtime::act::route_state_name(info.state()));
 }
 
-namespace detail {
-
-runtime::Semantics runtime_semantics(Semantics semantics) {
-    return semantics == Semantics::Documented ? runtime::Semantics::Documented
-                                              : runtime::Semantics::Upstream;
-}
-
-RunState::RunState(const Scenario& scenario, const RunSettings& settings)
-    : scenario_(scenario), settings_(settings), world_(world_options(scenario, settings)),
-      node_(world_, runtime::NodeOptions{.semantics = runtime_semantics(
-                                             settings.semantics.value_or(scenario.run.semantics))}),
-      step_clock_(world_, node_), harness_(node_, scenario),
-      workload_prng_(world_.stream("workload")), kill_prng_(world_.stream("faults.kill")),
-      admin_prng_(world_.stream("faults.admin")) {
-    harness_.resolve = [this](std::string_view target) { return resolve_target(harness_, target); };
-    if (settings.cache != nullptr) {
-        RS_ASSERT(&settings.cache->scenario() == &scenario);
-        harness_.cache = settings.cache;
-    }
-    if (settings.trace_out != nullptr) {
-        jsonl_ = std::make_unique<sim::JsonlSink>(*settings.trace_out);
-        world_.trace().add_sink(*jsonl_);
-    }
-    for (sim::TraceSink* sink : settings.extra_sinks) {
-        RS_ASSERT(sink != nullptr);
-        world_.trace().add_sink(*sink);
-    }
-    install_monitors();
-    install_fault_hooks();
-    // The race observer feeds the Tally when there is one: a sink costs a call per event.
-    world_.trace().add_sink(own_sink());
-}
-
-RunState::~RunState() {
-    for (sim::TraceSink* sink : settings_.extra_sinks) {
-        world_.trace().remove_sink(*sink);
-    }
-    world_.trace().remove_sink(monitors_->set);
-    if (monitors_->ledger_only) {
-        world_.trace().remove_sink(*monitors_->ledger_only);
-    }
-    world_.trace().remove_sink(own_sink());
-    if (jsonl_) {
-        world_.trace().remove_sink(*jsonl_);
-    }
-}
-
-sim::TraceSink& RunState::own_sink() {
-    if (observer_) {
-        return *observer_;
-    }
-    return tally_;
-}
-
-bool RunState::counts_taken(const Scenario& scenario) {
-    if (!scenario.expect.processed.empty()) {
-        return true;
-    }
-    for (const Action& action : scenario.timeline) {
-        if (action.check.has_value() && !action.check->processed.empty()) {
-            return true;
-        }
-    }
-    return false;
-}
-
-sim::WorldOptions RunState::world_options(const Scenario& scenario, const RunSettings& settings) {
-    sim::WorldOptions options;
-    options.seed = settings.seed.value_or(scenario.run.seed);
-    options.scheduler.policy = settings.scheduler.value_or(scenario.run.scheduler);
-    options.scheduler.pct_depth = scenario.run.pct_depth;
-    const std::vector<std::uint32_t>& schedule =
-        settings.schedule.has_value() ? *settings.schedule : scenario.run.schedule;
-    if (!schedule.empty()) {
-        options.scheduler.policy = sim::Policy::Replay;
-        options.scheduler.replay = schedule;
-    }
-    options.limits.events_max = scenario.run.max_events;
-    return options;
-}
-
-std::unique_ptr<Monitors> RunState::make_monitors(const properties::MonitorOptions& options,
-                                                  const std::vector<Invariant>& invariants) const {
-    // Every invariant the scenario asks for, by its stable name (properties/monitors.hpp);
-    // `determinism` has no monitor (run_scenario runs twice for it).
-    auto made = std::make_unique<Monitors>();
-    made->semantics = options.semantics;
-    made->invariants = invariants;
-    for (Invariant invariant : invariants) {
-        auto monitor = properties::make_monitor(spelling(invariant), options);
-        if (monitor == nullptr) {
-            continue;
-        }
-        if (auto* conservation = dynamic_cast<properties::MessageConservation*>(monitor.get())) {
-            made->conservation = conservation;
-        }
-        made->set.add(std::move(monitor));
-    }
-    if (made->conservation == nullptr) {
-        // The ledger is always reported, even when message_conservation is not required.
-        made->ledger_only = std::make_unique<properties::MessageConservation>();
-    }
-    for (Invariant invariant : invariants) {
-        std::string name(spelling(invariant));
-        properties::Monitor* monitor =
-            invariant == Invariant::Determinism ? nullptr : made->set.find(name);
-        made->judges.emplace_back(std::move(name), monitor);
-    }
-    return made;
-}
-
-void RunState::install_monitors() {
-    const properties::MonitorOptions options{
-        .semantics = runtime_semantics(settings_.semantics.value_or(scenario_.run.semantics))};
-    const std::vector<Invariant>& invariants = scenario_.expect.invariants;
-    if (MonitorKit* kit = settings_.monitors) {
-        if (kit->monitors_ != nullptr && kit->monitors_->semantics == options.semantics &&
-            kit->monitors_->invariants == invariants) {
-            kit->monitors_->set.reset();
-            if (kit->monitors_->ledger_only) {
-                kit->monitors_->ledger_only->start_over();
-            }
-            kit->reuses_++;
-        } else {
-            kit->monitors_ = make_monitors(options, invariants);
-        }
-        monitors_ = kit->monitors_.get();
-    } else {
-        own_monitors_ = make_monitors(options, invariants);
-        monitors_ = own_monitors_.get();
-    }
-    if (monitors_->ledger_only) {
-        world_.trace().add_sink(*monitors_->ledger_only);
-    }
-    if (settings_.stop_on_violation) {
-        monitors_->set.stop_on_violation(world_);
-    }
-    world_.trace().add_sink(monitors_->set);
-}
-
-} // namespace detail
-
-MonitorKit::MonitorKit() = default;
-MonitorKit::~MonitorKit() = default;
-
 RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
-    detail::RunState state(scenario, settings);
+    detail::Runner state(scenario, settings);
     RunResult result = state.execute();
     const auto& wanted = scenario.expect.invariants;
     const bool wants_determinism =
@@ -195,7 +45,7 @@ RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
             again.trace_out = nullptr;
             again.extra_sinks.clear();
             again.check_determinism = false;
-            detail::RunState second(scenario, again);
+            detail::Runner second(scenario, again);
             const RunResult replay = second.execute();
             const bool same = replay.trace_hash == result.trace_hash;
             verdict.verdict = same ? "holds" : "violated";

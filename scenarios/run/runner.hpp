@@ -18,37 +18,14 @@
 #include "properties/runtime_monitors.hpp"
 #include "runtime/router.hpp"
 #include "scenarios/format/model.hpp"
-#include "scenarios/run/harness.hpp"
+#include "scenarios/run/message_cache.hpp"
+#include "scenarios/run/monitor_kit.hpp"
+#include "scenarios/run/records.hpp"
 #include "sim/world.hpp"
 
 namespace routesim::scenarios {
 
-namespace detail {
-class RunState;
-struct Monitors;
-} // namespace detail
-
 class RunInstrument;
-
-/// The invariant monitors, kept across the runs of one campaign (RunSettings::monitors): a
-/// run that asks for the same monitors under the same profile resets them
-/// (MonitorSet::reset) instead of making them and their kind index anew. Serves one
-/// executing run at a time (a finished run may still be alive: its results were copied out
-/// when it ended).
-class MonitorKit {
-public:
-    MonitorKit();
-    ~MonitorKit();
-    MonitorKit(const MonitorKit&) = delete;
-    MonitorKit& operator=(const MonitorKit&) = delete;
-    /// Runs that found the kit's monitors ready and reset them.
-    std::uint64_t reuses() const { return reuses_; }
-
-private:
-    friend class detail::RunState;
-    std::unique_ptr<detail::Monitors> monitors_;
-    std::uint64_t reuses_ = 0;
-};
 
 /// What one run reached, counted by entry (the run's instrument counts and names the
 /// entries: tools/fuzz/race_observer.hpp). Counts by index so that a campaign of thousands of
@@ -103,7 +80,7 @@ struct RunSettings {
     /// aim_faults, coverage or the scenario's `faults.aim` is set; not owned, and serves one
     /// run at a time (a campaign passes the same one to every run).
     RunInstrument* instrument = nullptr;
-    /// Messages shared by the runs of a campaign (harness.hpp); must have been made for the
+    /// Messages shared by the runs of a campaign (message_cache.hpp); must have been made for the
     /// same scenario. Null: every run builds its own. Results are the same either way.
     MessageCache* cache = nullptr;
     /// Monitors shared by the runs of a campaign. Null: every run makes its own. Results are

@@ -31,11 +31,11 @@ void RaceObserver::add_process_candidates(std::vector<Candidate>& out, std::uint
     if (pid == 0) {
         return;
     }
-    const Node* spec = harness_->spec_of(pid_of(pid));
+    const Node* spec = specs_->spec_of(pid_of(pid));
     if (spec == nullptr) {
         return; // clients and the core are never hit
     }
-    const FaultClasses& classes = *harness_->classes_of(pid_of(pid));
+    const FaultClasses& classes = *specs_->classes_of(pid_of(pid));
     const Faults& faults = scenario_->faults;
     if (faults.kill.has_value() && classes.matches(faults.kill->targets)) {
         out.push_back(Candidate{Verb::Kill, pid, 0, {}});
@@ -58,7 +58,7 @@ const std::string& RaceObserver::admin_target(std::uint64_t router) const {
         }
     }
     for (const std::string& target : scenario_->faults.admin->routers) {
-        const auto pid = harness_->resolve(target);
+        const auto pid = targets_->resolve(target);
         if (pid.has_value() && pid->id == router) {
             admin_targets_.emplace_back(router, target);
             return admin_targets_.back().second;
@@ -105,7 +105,7 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
     order.origin = origin;
     if (is_management_verb(candidate.verb)) {
         order.router = admin_target(candidate.router);
-        const Node* spec = harness_->spec_of(pid_of(candidate.router));
+        const Node* spec = specs_->spec_of(pid_of(candidate.router));
         if (order.router.empty() || spec == nullptr) {
             return; // the router is gone
         }
@@ -135,7 +135,7 @@ void RaceObserver::fire_candidate(const Candidate& candidate, const std::string&
                 victim = child.pid;
             }
         }
-        const FaultClasses* classes = harness_->classes_of(victim);
+        const FaultClasses* classes = specs_->classes_of(victim);
         if (victim.id == 0 || classes == nullptr ||
             !classes->matches(scenario_->faults.kill->targets)) {
             return;

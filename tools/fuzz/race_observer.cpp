@@ -92,9 +92,9 @@ std::size_t admin_offset(std::string_view op, std::string_view result) {
 
 } // namespace
 
-RaceObserver::RaceObserver(runtime::Node& node, const Harness& harness, const Scenario& scenario,
-                           Options options, Fire fire)
-    : node_(&node), harness_(&harness), scenario_(&scenario), options_(options),
+RaceObserver::RaceObserver(runtime::Node& node, const SpecIndex& specs, const Targets& targets,
+                           const Scenario& scenario, Options options, Fire fire)
+    : node_(&node), specs_(&specs), targets_(&targets), scenario_(&scenario), options_(options),
       fire_(std::move(fire)), prng_(node.world().stream("faults.aim")) {
     if (options_.aim) {
         // Swarm-style per-run intensity: some runs aim often, some rarely.
@@ -108,17 +108,17 @@ RaceObserver::RaceObserver(runtime::Node& node, const Harness& harness, const Sc
 }
 
 void RaceObserver::start(RunContext context) {
-    RS_ASSERT(context.node != nullptr && context.harness != nullptr);
+    RS_ASSERT(context.node != nullptr && context.specs != nullptr && context.targets != nullptr);
     RS_ASSERT(context.scenario != nullptr && context.tally != nullptr);
     const std::uint64_t starts = starts_;
-    restart(*context.node, *context.harness, *context.scenario,
+    restart(*context.node, *context.specs, *context.targets, *context.scenario,
             Options{context.aim, context.coverage, context.check_fresh}, std::move(context.fire));
     starts_ = starts + 1;
     set_tally(context.tally);
 }
 
-void RaceObserver::restart(runtime::Node& node, const Harness& harness, const Scenario& scenario,
-                           Options options, Fire fire) {
+void RaceObserver::restart(runtime::Node& node, const SpecIndex& specs, const Targets& targets,
+                           const Scenario& scenario, Options options, Fire fire) {
     // Every member as the constructor sets it, then the emptied buffers back in place.
     auto states = std::move(states_);
     auto fresh = std::move(fresh_);
@@ -127,7 +127,7 @@ void RaceObserver::restart(runtime::Node& node, const Harness& harness, const Sc
     auto admin_targets = std::move(admin_targets_);
     auto restarted = std::move(restarted_);
     auto pending_name = std::move(pending_name_);
-    *this = RaceObserver(node, harness, scenario, options, std::move(fire));
+    *this = RaceObserver(node, specs, targets, scenario, options, std::move(fire));
     const auto refill = [](auto& member, auto& buffer) {
         buffer.clear();
         member = std::move(buffer);

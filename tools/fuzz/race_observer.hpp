@@ -19,10 +19,11 @@
 #include "runtime/node.hpp"
 #include "runtime/route_state.hpp"
 #include "scenarios/format/model.hpp"
-#include "scenarios/run/harness.hpp"
 #include "scenarios/run/instrument.hpp"
 #include "scenarios/run/runner.hpp"
+#include "scenarios/run/spec_index.hpp"
 #include "scenarios/run/tally.hpp"
+#include "scenarios/run/targets.hpp"
 #include "sim/prng.hpp"
 #include "sim/trace.hpp"
 
@@ -30,10 +31,11 @@ namespace routesim::tools::fuzz {
 
 using scenarios::Coverage;
 using scenarios::FaultOrder;
-using scenarios::Harness;
 using scenarios::RunContext;
 using scenarios::Scenario;
+using scenarios::SpecIndex;
 using scenarios::Tally;
+using scenarios::Targets;
 using scenarios::Verb;
 
 /// The state of a route as the coverage counts it: the Router's one RouteState.
@@ -102,16 +104,16 @@ public:
     /// Watches no run until start().
     RaceObserver() = default;
     /// `fire` runs an aimed fault (from a zero-delay timer in the faults lane).
-    RaceObserver(runtime::Node& node, const Harness& harness, const Scenario& scenario,
-                 Options options, Fire fire);
+    RaceObserver(runtime::Node& node, const SpecIndex& specs, const Targets& targets,
+                 const Scenario& scenario, Options options, Fire fire);
     RaceObserver(const RaceObserver&) = delete;
     RaceObserver& operator=(const RaceObserver&) = delete;
     RaceObserver(RaceObserver&&) = default;
     RaceObserver& operator=(RaceObserver&&) = default;
     /// Starts over for another run, as a new observer would (a campaign keeps one), but keeps
     /// its buffers' room and the route names it has interned.
-    void restart(runtime::Node& node, const Harness& harness, const Scenario& scenario,
-                 Options options, Fire fire);
+    void restart(runtime::Node& node, const SpecIndex& specs, const Targets& targets,
+                 const Scenario& scenario, Options options, Fire fire);
     /// RunInstrument: restart() for the run of `context`, fed its Tally.
     void start(RunContext context) override;
     /// Runs start() began (the first included).
@@ -201,7 +203,8 @@ private:
 
     // The run's (restart() points them at the next run's).
     runtime::Node* node_ = nullptr;
-    const Harness* harness_ = nullptr;
+    const SpecIndex* specs_ = nullptr;
+    const Targets* targets_ = nullptr;
     const Scenario* scenario_ = nullptr;
     Options options_;
     Fire fire_;

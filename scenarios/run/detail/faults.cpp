@@ -1,6 +1,5 @@
 // Runner internals: random faults (timed kills and admin calls, drawn crashes and spawn
-// failures, faults aimed at racy moments), the record of every fault that fired, the step
-// clock, and timeline actions pinned between two process steps (`step`).
+// failures, faults aimed at racy moments) and the record of every fault that fired.
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include <algorithm>
 #include <array>
@@ -10,7 +9,7 @@
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/run/detail/run_state.hpp"
+#include "scenarios/run/detail/faults.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::detail {
@@ -39,8 +38,9 @@ struct Segment {
 /// The segment under `parent` that reaches `child` ("route", "child", "#k"), if any. Clears
 /// `leads_back` when resolve_target, stepping from `parent` by that segment, would reach
 /// another process (a name that an earlier route or child also bears).
-std::optional<Segment> segment_to(Harness& harness, const runtime::Process& parent,
-                                  const runtime::PID& child, bool& leads_back) {
+std::optional<Segment> segment_to(const runtime::Node& node, SpecIndex& specs,
+                                  const runtime::Process& parent, const runtime::PID& child,
+                                  bool& leads_back) {
     runtime::Behavior& behaviour = parent.behavior();
     if (auto* router = as_router(behaviour)) {
         for (const auto& info : router->routes()) {
@@ -71,13 +71,13 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
     if (dynamic_cast<runtime::act::Pool*>(&behaviour) != nullptr) {
         // "#k": k-th live worker of the pool in spawn order (as resolve_target counts, so it
         // leads back by construction).
-        const Node* pool_spec = harness.spec_of(parent.pid());
+        const Node* pool_spec = specs.spec_of(parent.pid());
         if (pool_spec == nullptr || pool_spec->children.empty()) {
             return std::nullopt;
         }
         std::uint64_t live = 0;
-        for (const runtime::PID& pid : harness.stats(pool_spec->children[0]).incarnations) {
-            const runtime::Process* worker = harness.node().find(pid);
+        for (const runtime::PID& pid : specs.stats(pool_spec->children[0]).incarnations) {
+            const runtime::Process* worker = node.find(pid);
             if (worker == nullptr || worker->parent() != parent.pid() || !worker->is_alive()) {
                 continue;
             }
@@ -92,116 +92,51 @@ std::optional<Segment> segment_to(Harness& harness, const runtime::Process& pare
 
 } // namespace
 
-// -- step clock and pinned actions ------------------------------------------------------------
-
-void StepClock::run_step(sim::TaskId task) {
-    const std::int64_t now = world_.now().ns();
-    if (now != instant_ns_) {
-        instant_ns_ = now;
-        steps_ = 0;
-    }
-    in_step_ = true;
-    inner_.run_step(task);
-    in_step_ = false;
-    steps_++;
-    if (after_step) {
-        after_step();
-    }
-}
-
-void RunState::schedule_pinned(std::uint32_t index) {
-    const Action& action = scenario_.timeline[index];
-    RS_ASSERT(action.step.has_value());
-    const sim::Instant at = sim::Instant::zero() + action.at;
-    if (*action.step == 0) {
-        // After every timer due at `at` (the faults lane is last), before the first step.
-        world_.schedule_at(
-            at, [this, index] { perform(index); }, sim::TimerLane::Faults, 0);
-        return;
-    }
-    const Pin pin{at.ns(), *action.step, index};
-    auto later = std::upper_bound(pins_.begin(), pins_.end(), pin, [](const Pin& a, const Pin& b) {
-        return a.at_ns != b.at_ns ? a.at_ns < b.at_ns
-               : a.step != b.step ? a.step < b.step
-                                  : a.index < b.index;
-    });
-    pins_.insert(later, pin);
-    if (!step_clock_.after_step) {
-        step_clock_.after_step = [this] { fire_due_pins(); };
-    }
-}
-
-void RunState::fire_due_pins() {
-    const std::int64_t now = world_.now().ns();
-    const std::uint64_t steps = step_clock_.steps_now();
-    while (next_pin_ < pins_.size()) {
-        const Pin& pin = pins_[next_pin_];
-        if (pin.at_ns > now || (pin.at_ns == now && pin.step > steps)) {
-            return; // still to come
-        }
-        if (pin.at_ns == now && pin.step == steps) {
-            const std::uint32_t index = pin.index;
-            world_.schedule_after(
-                sim::Duration::zero(), [this, index] { perform(index); }, sim::TimerLane::Faults,
-                0);
-        } else {
-            report_missed_pin(pin); // its instant ended with fewer steps
-        }
-        next_pin_++;
-    }
-}
-
-void RunState::report_missed_pins() {
-    for (; next_pin_ < pins_.size(); next_pin_++) {
-        report_missed_pin(pins_[next_pin_]);
-    }
-}
-
-void RunState::report_missed_pin(const Pin& pin) {
-    // A pinned action that never fires says so, as a failed check.
-    const Action& action = scenario_.timeline[pin.index];
-    add_check("timeline " + std::string(spelling(action.verb)) + " (due " +
-                  sim::format_duration(action.at) + ", step " + std::to_string(pin.step) + ")",
-              "fired", "not reached (the run had fewer process steps at that instant)",
-              action.pointer + "/step");
+Faults::Faults(const RunCore& core, const Links& links)
+    : world_(core.world), node_(core.node), scenario_(core.scenario), clock_(core.clock),
+      links_(links), draws_(core.node, core.scenario, links.specs),
+      kill_prng_(world_.stream("faults.kill")), admin_prng_(world_.stream("faults.admin")) {
+    RS_ASSERT(&node_.world() == &world_);
+    RS_ASSERT(links_.cache == nullptr || &links_.cache->scenario() == &scenario_);
 }
 
 // -- recording --------------------------------------------------------------------------------
 
-void RunState::install_fault_hooks() {
+void Faults::attach(const RunSettings& settings, Tally& tally) {
+    RS_ASSERT(observer_ == nullptr && fired_.empty()); // once, before the build
     // A run records a few faults (random ones every few hundred microseconds, drawn crashes):
     // room for them up front instead of regrowing a vector of strings.
-    result_.faults.reserve(faults_reserved);
-    world_.set_runner(step_clock_);
-    harness_.on_fault_drawn = [this](Verb verb, const Node& spec, const runtime::PID* pid) {
+    fired_.reserve(faults_reserved);
+    draws_.on_fault_drawn = [this](Verb verb, const Node& spec, const runtime::PID* pid) {
         record_drawn_fault(verb, spec, pid);
     };
-    const bool aim = settings_.aim_faults || scenario_.faults.aim;
-    if (aim || settings_.coverage) {
+    const bool aim = settings.aim_faults || scenario_.faults.aim;
+    if (aim || settings.coverage) {
         // The caller (tools/) supplies the instrument; the run layer has none of its own.
-        RS_ASSERT(settings_.instrument != nullptr);
-        observer_ = settings_.instrument;
+        RS_ASSERT(settings.instrument != nullptr);
+        observer_ = settings.instrument;
         observer_->start(RunContext{.node = &node_,
-                                    .harness = &harness_,
+                                    .specs = &links_.specs,
+                                    .targets = &links_.targets,
                                     .scenario = &scenario_,
                                     .aim = aim,
-                                    .coverage = settings_.coverage,
-                                    .check_fresh = settings_.check_observer,
+                                    .coverage = settings.coverage,
+                                    .check_fresh = settings.check_observer,
                                     .fire = [this](const FaultOrder& order) { fire_fault(order); },
-                                    .tally = &tally_});
+                                    .tally = &tally});
     }
 }
 
-FiredFault RunState::placed(Verb verb, std::string origin) const {
+FiredFault Faults::placed(Verb verb, std::string origin) const {
     FiredFault fired;
     fired.at = world_.now();
-    fired.step = step_clock_.steps_now();
+    fired.step = clock_.steps_now();
     fired.verb = verb;
     fired.origin = std::move(origin);
     return fired;
 }
 
-std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
+std::optional<std::string> Faults::target_of(const runtime::PID& pid) const {
     // Walk up the parents to a registered ancestor, one path segment per level. The target is
     // the one resolve_target brings back to `pid`: each level checks that its segment leads
     // back down (segment_to), so that a plain target is not parsed and resolved again.
@@ -239,7 +174,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
                 }
             }
             if (!plain || !is_plain(name.text())) {
-                const auto resolved = resolve_target(const_cast<Harness&>(harness_), target);
+                const auto resolved = links_.targets.resolve(target);
                 return resolved.has_value() && *resolved == pid ? std::optional(std::move(target))
                                                                 : std::nullopt;
             }
@@ -251,7 +186,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
         if (parent == nullptr) {
             return std::nullopt;
         }
-        const auto segment = segment_to(const_cast<Harness&>(harness_), *parent, at, leads_back);
+        const auto segment = segment_to(node_, links_.specs, *parent, at, leads_back);
         if (!segment.has_value()) {
             return std::nullopt;
         }
@@ -262,7 +197,7 @@ std::optional<std::string> RunState::target_of(const runtime::PID& pid) const {
     return std::nullopt;
 }
 
-void RunState::record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid) {
+void Faults::record_drawn_fault(Verb verb, const Node& spec, const runtime::PID* pid) {
     FiredFault fired = placed(verb, verb == Verb::Crash ? "faults.crash" : "faults.spawn_fail");
     if (verb == Verb::Crash) {
         RS_ASSERT(pid != nullptr);
@@ -275,48 +210,49 @@ void RunState::record_drawn_fault(Verb verb, const Node& spec, const runtime::PI
     } else {
         fired.target = spec.path;
     }
-    if (step_clock_.in_step()) {
-        result_.faults.push_back(std::move(fired)); // pinned before the step it hit
+    if (clock_.in_step()) {
+        fired_.push_back(std::move(fired)); // pinned before the step it hit
     } else if (firing_fault_.has_value()) {
+        RS_ASSERT(*firing_fault_ < fired_.size());
         // Inside a fault (a management call spawning): it must be armed before that fault.
-        result_.faults.insert(result_.faults.begin() + static_cast<std::ptrdiff_t>(*firing_fault_),
-                              std::move(fired));
+        fired_.insert(fired_.begin() + static_cast<std::ptrdiff_t>(*firing_fault_),
+                      std::move(fired));
         ++*firing_fault_;
     } else {
         fired.pinnable = false; // during the build or a timeline action
-        result_.faults.push_back(std::move(fired));
+        fired_.push_back(std::move(fired));
     }
 }
 
 // -- firing -----------------------------------------------------------------------------------
 
-const Node* RunState::fault_worker(const Node& spec, const std::string& router,
-                                   const std::string& route) {
+const Node* FaultWorkers::at(const Node& spec, const std::string& router, const std::string& route,
+                             MessageCache* cache, SpecIndex& specs) {
     // The worker a pinned timeline action would declare: the same spec under the path
     // "<router>/<route>", so that per-node statistics and pinned spawn failures (by path)
     // mean the same thing in the run and in its reproducer.
     const std::string path = router + "/" + route;
-    auto found = fault_workers_.find(path);
-    if (found != fault_workers_.end()) {
+    auto found = by_path_.find(path);
+    if (found != by_path_.end()) {
         return found->second;
     }
     // The campaign's copy when it keeps one (the same value), else this run's own.
-    const Node* worker =
-        harness_.cache != nullptr ? harness_.cache->fault_worker(spec, path) : nullptr;
+    const Node* worker = cache != nullptr ? cache->fault_worker(spec, path) : nullptr;
     if (worker == nullptr) {
-        own_fault_workers_.push_back(spec_under(spec, path));
-        worker = own_fault_workers_.back().get();
+        own_.push_back(spec_under(spec, path));
+        worker = own_.back().get();
     }
-    harness_.index_route_worker(*worker);
-    return fault_workers_.emplace(path, worker).first->second;
+    RS_ASSERT(worker->path == path);
+    specs.index_route_worker(*worker);
+    return by_path_.emplace(path, worker).first->second;
 }
 
-void RunState::fire_fault(const FaultOrder& order) {
+void Faults::fire_fault(const FaultOrder& order) {
     // The worker spec the call gets: for add_route and replace_route, the one a pinned
-    // action would declare (fault_worker).
+    // action would declare (FaultWorkers::at).
     const Node* worker = order.worker;
     if (worker != nullptr && (order.verb == Verb::AddRoute || order.verb == Verb::ReplaceRoute)) {
-        worker = fault_worker(*worker, order.router, order.route);
+        worker = links_.workers.at(*worker, order.router, order.route, links_.cache, links_.specs);
     }
     FiredFault fired = placed(order.verb, order.origin);
     if (is_management_verb(order.verb)) {
@@ -331,13 +267,13 @@ void RunState::fire_fault(const FaultOrder& order) {
         fired.pinnable = target.has_value();
         fired.target = target.has_value() ? std::move(*target) : runtime::to_string(order.victim);
     }
-    result_.faults.push_back(std::move(fired));
-    firing_fault_ = result_.faults.size() - 1;
+    fired_.push_back(std::move(fired));
+    firing_fault_ = fired_.size() - 1;
     perform_fault(order, worker);
     firing_fault_.reset();
 }
 
-void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
+void Faults::perform_fault(const FaultOrder& order, const Node* worker) {
     const bool aimed = order.origin.starts_with("aim:");
     if (!is_management_verb(order.verb)) {
         if (aimed) {
@@ -350,13 +286,13 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
         if (order.verb == Verb::Kill) {
             (void)node_.kill(order.victim);
         } else {
-            harness_.arm_crash(order.victim);
+            draws_.arm_crash(order.victim);
         }
         return;
     }
-    const auto pid = harness_.resolve(order.router);
+    const auto pid = links_.targets.resolve(order.router);
     runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-    const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+    const Node* spec = pid ? links_.specs.spec_of(*pid) : nullptr;
     if (router == nullptr || spec == nullptr) {
         return;
     }
@@ -365,7 +301,7 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
                                           runtime::ev::Text(order.route)});
     }
     if (order.via == Via::Call) {
-        (void)perform_admin(harness_, *router, *spec, order.verb, order.route, worker);
+        (void)perform_admin(links_.build, *router, *spec, order.verb, order.route, worker);
         return;
     }
     (void)node_.send(*pid, AdminOrder{order.verb, order.route, worker, -1},
@@ -374,13 +310,13 @@ void RunState::perform_fault(const FaultOrder& order, const Node* worker) {
 
 // -- timed faults -----------------------------------------------------------------------------
 
-bool RunState::world_is_quiet() const {
+bool Faults::world_is_quiet() const {
     // Quiet: nothing runnable and no timer but the other random-fault timers (the kill and
     // admin streams must not keep each other going once the run has nothing else to do).
     return world_.timers_pending() == fault_timers_pending_ && !world_.scheduler().has_runnable();
 }
 
-void RunState::schedule_faults() {
+void Faults::schedule() {
     if (scenario_.faults.kill.has_value()) {
         schedule_kill_fault();
     }
@@ -389,7 +325,7 @@ void RunState::schedule_faults() {
     }
 }
 
-void RunState::schedule_kill_fault() {
+void Faults::schedule_kill_fault() {
     const KillFaults& kill = *scenario_.faults.kill;
     const auto gap =
         sim::Duration::nanoseconds(kill_prng_.between(0, fault_gap_ns_max(kill.every)));
@@ -406,7 +342,7 @@ void RunState::schedule_kill_fault() {
             }
             std::vector<runtime::PID> candidates = node_.processes(); // filtered in place
             std::erase_if(candidates, [this](const runtime::PID& pid) {
-                const FaultClasses* classes = harness_.classes_of(pid);
+                const FaultClasses* classes = links_.specs.classes_of(pid);
                 return classes == nullptr || !classes->matches(scenario_.faults.kill->targets);
             });
             if (!candidates.empty()) {
@@ -423,7 +359,7 @@ void RunState::schedule_kill_fault() {
         sim::TimerLane::Faults, 0);
 }
 
-void RunState::schedule_admin_fault() {
+void Faults::schedule_admin_fault() {
     const AdminFaults& admin = *scenario_.faults.admin;
     const auto gap =
         sim::Duration::nanoseconds(admin_prng_.between(0, fault_gap_ns_max(admin.every)));
@@ -441,9 +377,9 @@ void RunState::schedule_admin_fault() {
                                            Verb::DisableRoute, Verb::EnableRoute,
                                            Verb::ReplaceRoute, Verb::RespawnRoute};
             const Verb op = ops[admin_prng_.below(std::size(ops))];
-            const auto pid = harness_.resolve(target);
+            const auto pid = links_.targets.resolve(target);
             runtime::act::Router* router = pid ? router_of(node_, *pid) : nullptr;
-            const Node* spec = pid ? harness_.spec_of(*pid) : nullptr;
+            const Node* spec = pid ? links_.specs.spec_of(*pid) : nullptr;
             if (router != nullptr && spec != nullptr) {
                 const auto routes = router->routes();
                 std::string name = "fault:" + std::to_string(admin_fault_count_++);

@@ -4,7 +4,7 @@
 
 #include "runtime/router.hpp"
 #include "scenarios/run/builder.hpp"
-#include "scenarios/run/detail/run_state.hpp"
+#include "scenarios/run/detail/expectations.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::detail {
@@ -40,57 +40,50 @@ std::string absent_key(const runtime::Inspection& values) {
 
 } // namespace
 
-void RunState::add_check(std::string what, std::string expected, std::string actual,
-                         std::string pointer) {
-    const bool ok = expected == actual;
-    add_check(std::move(what), std::move(expected), std::move(actual), std::move(pointer), ok);
+Expectations::Expectations(const RunCore& core, const Links& links)
+    : node_(core.node), scenario_(core.scenario), links_(links) {
+    RS_ASSERT(&core.node.world() == &core.world);
 }
 
-void RunState::add_check(std::string what, std::string expected, std::string actual,
-                         std::string pointer, bool ok) {
-    result_.checks.push_back(Check{std::move(what), std::move(expected), std::move(actual), ok,
-                                   std::move(pointer), world_.now()});
-}
-
-std::optional<runtime::PID> RunState::live(const std::string& target) const {
+std::optional<runtime::PID> Expectations::live(const std::string& target) const {
     // A route path resolves to the PID the route table records; when that worker exited and
     // its exit signal was lost (R54), the PID is stale: the process it names is dead.
-    const auto pid = harness_.resolve(target);
+    const auto pid = links_.targets.resolve(target);
     if (!pid.has_value() || !is_live(*pid)) {
         return std::nullopt;
     }
     return pid;
 }
 
-bool RunState::is_live(const runtime::PID& pid) const {
+bool Expectations::is_live(const runtime::PID& pid) const {
     const runtime::Process* process = node_.find(pid);
     return process != nullptr && process->is_alive();
 }
 
-std::uint64_t RunState::route_restarts(const std::string& router, std::string_view name) const {
+std::uint64_t Expectations::route_restarts(const std::string& router, std::string_view name) const {
     const Node* spec = spec_of_target(router);
     if (spec == nullptr || spec->kind != NodeKind::Router) {
-        const auto pid = harness_.resolve(router);
-        return pid ? tally_.restarts(pid->id, name) : 0;
+        const auto pid = links_.targets.resolve(router);
+        return pid ? links_.tally.restarts(pid->id, name) : 0;
     }
     return route_restarts(*spec, name);
 }
 
-std::uint64_t RunState::route_restarts(const Node& router, std::string_view name) const {
+std::uint64_t Expectations::route_restarts(const Node& router, std::string_view name) const {
     // scenarios/FORMAT.md `expect.routes`: restarts over the whole run, every incarnation of
     // the router, also after the route was removed or the router died.
-    const auto stats = harness_.all_stats().find(router.path);
-    if (stats == harness_.all_stats().end()) {
+    const auto stats = links_.specs.all_stats().find(router.path);
+    if (stats == links_.specs.all_stats().end()) {
         return 0;
     }
     std::uint64_t total = 0;
     for (const runtime::PID& pid : stats->second.incarnations) {
-        total += tally_.restarts(pid.id, name);
+        total += links_.tally.restarts(pid.id, name);
     }
     return total;
 }
 
-const Node* RunState::spec_of_target(const std::string& target) const {
+const Node* Expectations::spec_of_target(const std::string& target) const {
     if (!static_targets_.has_value()) {
         static_targets_.emplace(scenario_); // indexed on first use: most runs never need it
     }
@@ -98,61 +91,62 @@ const Node* RunState::spec_of_target(const std::string& target) const {
     return resolved ? resolved.value().node : nullptr;
 }
 
-std::uint64_t RunState::processed(const std::string& target) const {
+std::uint64_t Expectations::processed(const std::string& target) const {
     if (target.find("/#") != std::string::npos) {
         // A pool worker "#k" shares its spec with its siblings: count the live one only.
         const auto pid = live(target);
         if (!pid) {
             return 0;
         }
-        return tally_.taken(pid->id);
+        return links_.tally.taken(pid->id);
     }
     const Node* spec = spec_of_target(target);
     if (spec == nullptr) {
         return 0;
     }
     std::uint64_t total = 0;
-    auto stats = harness_.all_stats().find(spec->path);
-    if (stats == harness_.all_stats().end()) {
+    auto stats = links_.specs.all_stats().find(spec->path);
+    if (stats == links_.specs.all_stats().end()) {
         return 0;
     }
     for (const runtime::PID& pid : stats->second.incarnations) {
-        total += tally_.taken(pid.id);
+        total += links_.tally.taken(pid.id);
     }
     return total;
 }
 
-void RunState::evaluate(const Expect& expect) {
+void Expectations::evaluate(const Expect& expect) {
     evaluate_inspect(expect);
     evaluate_routes(expect);
     evaluate_clients(expect);
     const std::string& base = expect.pointer;
     for (std::size_t i = 0; i < expect.alive.size(); i++) {
-        add_check("alive." + expect.alive[i], "alive", live(expect.alive[i]) ? "alive" : "dead",
-                  base + "/alive/" + std::to_string(i));
+        links_.checks.add("alive." + expect.alive[i], "alive",
+                          live(expect.alive[i]) ? "alive" : "dead",
+                          base + "/alive/" + std::to_string(i));
     }
     for (std::size_t i = 0; i < expect.dead.size(); i++) {
-        add_check("dead." + expect.dead[i], "dead", live(expect.dead[i]) ? "alive" : "dead",
-                  base + "/dead/" + std::to_string(i));
+        links_.checks.add("dead." + expect.dead[i], "dead", live(expect.dead[i]) ? "alive" : "dead",
+                          base + "/dead/" + std::to_string(i));
     }
     for (const auto& [target, reasons] : expect.route_failed) {
         const Node* spec = spec_of_target(target);
         const std::string path = spec != nullptr ? spec->path : target;
-        const auto& counted = harness_.route_failed[path];
+        const auto& counted = links_.routers.route_failed(path);
         for (const auto& [reason, count] : reasons) {
             auto found = counted.find(reason);
-            add_check("route_failed." + target + "." + reason, count_text(count),
-                      count_text(found == counted.end() ? 0 : found->second),
-                      base + "/route_failed" + token(target) + token(reason));
+            links_.checks.add("route_failed." + target + "." + reason, count_text(count),
+                              count_text(found == counted.end() ? 0 : found->second),
+                              base + "/route_failed" + token(target) + token(reason));
         }
     }
     for (const auto& [target, count] : expect.processed) {
-        add_check("processed." + target, count_text(count), count_text(processed(target)),
-                  base + "/processed" + token(target));
+        links_.checks.add("processed." + target, count_text(count), count_text(processed(target)),
+                          base + "/processed" + token(target));
     }
 }
 
-void RunState::evaluate_inspect(const Expect& expect) {
+void Expectations::evaluate_inspect(const Expect& expect) {
     const std::string& base = expect.pointer;
     for (const auto& [target, keys] : expect.inspect) {
         const auto pid = live(target);
@@ -165,13 +159,13 @@ void RunState::evaluate_inspect(const Expect& expect) {
                 auto found = values.value().find(key);
                 actual = found == values.value().end() ? absent_key(values.value()) : found->second;
             }
-            add_check("inspect." + target + "." + key, expected, actual,
-                      base + "/inspect" + token(target) + token(key));
+            links_.checks.add("inspect." + target + "." + key, expected, actual,
+                              base + "/inspect" + token(target) + token(key));
         }
     }
 }
 
-void RunState::evaluate_routes(const Expect& expect) {
+void Expectations::evaluate_routes(const Expect& expect) {
     const std::string& base = expect.pointer;
     for (const auto& [target, routes] : expect.routes) {
         const auto pid = live(target);
@@ -187,68 +181,69 @@ void RunState::evaluate_routes(const Expect& expect) {
                 // scenarios/FORMAT.md: absent = not in the table, or its router is gone.
                 const RouteState state = info ? info->state() : RouteState::Absent;
                 const std::string actual(runtime::act::route_state_name(state));
-                add_check(where + ".state", std::string(spelling(*want.state)),
-                          router == nullptr ? actual + " (" + target + " is not running)" : actual,
-                          pointer + "/state", state == *want.state);
+                links_.checks.add(where + ".state", std::string(spelling(*want.state)),
+                                  router == nullptr ? actual + " (" + target + " is not running)"
+                                                    : actual,
+                                  pointer + "/state", state == *want.state);
             }
             if (want.restarts.has_value()) {
-                add_check(where + ".restarts", count_text(*want.restarts),
-                          count_text(route_restarts(target, name)), pointer + "/restarts");
+                links_.checks.add(where + ".restarts", count_text(*want.restarts),
+                                  count_text(route_restarts(target, name)), pointer + "/restarts");
             }
         }
     }
 }
 
-void RunState::evaluate_clients(const Expect& expect) {
+void Expectations::evaluate_clients(const Expect& expect) {
     const std::string& base = expect.pointer;
     for (const auto& [client, want] : expect.clients) {
-        const ClientRecord& record = harness_.client(client);
+        const ClientRecord& record = links_.clients.record(client);
         const std::string where = "clients." + client;
         const std::string pointer = base + "/clients" + token(client);
         if (want.received.has_value()) {
-            add_check(where + ".received", count_text(*want.received), count_text(record.received),
-                      pointer + "/received");
+            links_.checks.add(where + ".received", count_text(*want.received),
+                              count_text(record.received), pointer + "/received");
         }
         for (const auto& [type, count] : want.types) {
             auto found = record.types.find(type);
-            add_check(where + ".types." + type, count_text(count),
-                      count_text(found == record.types.end() ? 0 : found->second),
-                      pointer + "/types" + token(type));
+            links_.checks.add(where + ".types." + type, count_text(count),
+                              count_text(found == record.types.end() ? 0 : found->second),
+                              pointer + "/types" + token(type));
         }
         for (const auto& [error, count] : want.errors) {
             auto found = record.errors.find(error);
-            add_check(where + ".errors." + error, count_text(count),
-                      count_text(found == record.errors.end() ? 0 : found->second),
-                      pointer + "/errors" + token(error));
+            links_.checks.add(where + ".errors." + error, count_text(count),
+                              count_text(found == record.errors.end() ? 0 : found->second),
+                              pointer + "/errors" + token(error));
         }
     }
 }
 
-void RunState::judge_invariants() {
-    result_.invariants.reserve(result_.invariants.size() + scenario_.expect.invariants.size());
-    RS_ASSERT(monitors_->judges.size() == scenario_.expect.invariants.size());
-    for (std::size_t i = 0; i < monitors_->judges.size(); i++) {
+void Expectations::judge_invariants(const Monitors& monitors, RunResult& result) const {
+    result.invariants.reserve(result.invariants.size() + scenario_.expect.invariants.size());
+    RS_ASSERT(monitors.judges.size() == scenario_.expect.invariants.size());
+    for (std::size_t i = 0; i < monitors.judges.size(); i++) {
         if (scenario_.expect.invariants[i] == Invariant::Determinism) {
             continue; // run_scenario runs the scenario twice for it
         }
-        const auto& [name, monitor] = monitors_->judges[i];
+        const auto& [name, monitor] = monitors.judges[i];
         if (monitor == nullptr) {
-            result_.invariants.push_back(InvariantResult{name, "unchecked"});
+            result.invariants.push_back(InvariantResult{name, "unchecked"});
             continue;
         }
-        result_.invariants.push_back(
-            InvariantResult{name, monitor->holds() ? "holds" : "violated"});
+        result.invariants.push_back(InvariantResult{name, monitor->holds() ? "holds" : "violated"});
         for (const properties::Violation& violation : monitor->violations()) {
-            result_.violations.push_back(violation);
+            result.violations.push_back(violation);
         }
     }
     const properties::MessageConservation* ledger =
-        monitors_->conservation != nullptr ? monitors_->conservation : monitors_->ledger_only.get();
+        monitors.conservation != nullptr ? monitors.conservation : monitors.ledger_only.get();
     RS_ASSERT(ledger != nullptr);
-    result_.ledger = ledger->ledger();
+    result.ledger = ledger->ledger();
 }
 
-void RunState::summarise() {
+std::vector<RouterSummary> Expectations::summarise() const {
+    std::vector<RouterSummary> routers;
     // Routers in tree order (iterative preorder walk of the topology).
     std::vector<const Node*> stack{&scenario_.topology};
     while (!stack.empty()) {
@@ -258,32 +253,33 @@ void RunState::summarise() {
             stack.push_back(&*child);
         }
         if (spec->kind == NodeKind::Router) {
-            result_.routers.push_back(summarise_router(*spec));
+            routers.push_back(summarise_router(*spec));
         }
     }
+    return routers;
 }
 
-RouterSummary RunState::summarise_router(const Node& spec) {
+RouterSummary Expectations::summarise_router(const Node& spec) const {
     RouterSummary summary;
     summary.path = spec.path;
-    summary.route_failed = harness_.route_failed[spec.path];
-    const auto& incarnations = harness_.stats(spec).incarnations;
-    if (!incarnations.empty()) {
-        const runtime::PID pid = incarnations.back();
+    summary.route_failed = links_.routers.route_failed(spec.path);
+    const auto stats = links_.specs.all_stats().find(spec.path);
+    if (stats != links_.specs.all_stats().end() && !stats->second.incarnations.empty()) {
+        const runtime::PID pid = stats->second.incarnations.back();
         summary.pid = runtime::to_string(pid);
         runtime::act::Router* router = router_of(node_, pid);
         summary.alive = router != nullptr;
-        const auto last = harness_.router_last_tables.find(pid.id);
+        const RouterLastTable* last = links_.routers.last_table(pid.id);
         std::vector<runtime::act::RouterRouteInfo> table;
         if (router != nullptr) {
             summary.counters = router->counters();
             table = router->routes();
-        } else if (last != harness_.router_last_tables.end()) {
+        } else if (last != nullptr) {
             // A router that died: its last table, marked with when and why it died.
-            summary.died_at = last->second.at;
-            summary.died_reason = last->second.reason;
-            summary.counters = last->second.counters;
-            table = last->second.routes;
+            summary.died_at = last->at;
+            summary.died_reason = last->reason;
+            summary.counters = last->counters;
+            table = last->routes;
         }
         for (const auto& info : table) {
             const std::string_view name = info.name.text();
@@ -296,7 +292,7 @@ RouterSummary RunState::summarise_router(const Node& spec) {
     return summary;
 }
 
-void RunState::add_absent_rows(const Node& router, RouterSummary& summary) const {
+void Expectations::add_absent_rows(const Node& router, RouterSummary& summary) const {
     for (const auto& [target, routes] : scenario_.expect.routes) {
         if (spec_of_target(target) != &router) {
             continue;
