@@ -10,6 +10,7 @@
 
 #include "runtime/gen.hpp"
 #include "runtime/message.hpp"
+#include "scenarios/format/model.hpp"
 #include "scenarios/format/topology.hpp"
 #include "sim/assert.hpp"
 
@@ -42,6 +43,46 @@ public:
         body_ = std::move(body);
     }
 
+    /// Workload message `index` of a source whose message `tmpl` draws nothing (no
+    /// {"uniform": ...}): the value with_index(tmpl, index), made on first use (json()).
+    /// Routing reads its top-level fields from the template (field()), so a message that is
+    /// only routed and counted never builds its JSON. `tmpl` outlives the message (it is the
+    /// scenario's).
+    static JsonMessage from_template(const Json& tmpl, std::uint64_t index) {
+        auto body = std::make_shared<Body>();
+        auto found = tmpl.find("type");
+        if (found != tmpl.end() && found->is_string()) {
+            body->type = found->get_ref<const std::string&>();
+        }
+        body->pending = true;
+        body->tmpl = &tmpl;
+        body->index = index;
+        return JsonMessage(std::move(body));
+    }
+    /// True when workload message `tmpl` holds no {"uniform": ...} draw at any depth, as the
+    /// workload instantiates it: its repetitions depend only on their index.
+    static bool draws_nothing(const Json& tmpl) {
+        bool draws = false;
+        walk_payload(tmpl, [&draws](const Json& value) {
+            draws = draws || is_uniform_generator(value);
+            return !draws;
+        });
+        return !draws;
+    }
+    /// `tmpl` with every field value "$i" (at any depth) replaced by `index`, as
+    /// scenarios/FORMAT.md "Values" defines it.
+    static Json with_index(const Json& tmpl, std::uint64_t index) {
+        Json out = tmpl;
+        walk_payload(out, [index](Json& value) {
+            if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
+                value = index;
+                return false;
+            }
+            return true;
+        });
+        return out;
+    }
+
     /// An echo's answer {"type": type, "of": <of's JSON>, "by": by}. Its JSON is made on
     /// first use (json(), describe()): most answers are only counted by type at a client,
     /// and the value made later from the same immutable parts is the same value.
@@ -61,6 +102,33 @@ public:
         }
         return body_->value;
     }
+    /// The value of top-level field `name`, or nullptr when absent (or the value is not an
+    /// object). A message made from a template answers from it without making its value: a
+    /// "$i" there is the index, put in `scratch`; a nested value is made as json() makes it.
+    const Json* field(const std::string& name, Json& scratch) const {
+        const Json& source = body_->tmpl != nullptr ? *body_->tmpl : json();
+        if (!source.is_object()) {
+            return nullptr;
+        }
+        auto found = source.find(name);
+        if (found == source.end()) {
+            return nullptr;
+        }
+        if (body_->tmpl == nullptr || found->is_primitive()) {
+            if (body_->tmpl != nullptr && found->is_string() &&
+                found->get_ref<const std::string&>() == "$i") {
+                scratch = body_->index;
+                return &scratch;
+            }
+            return &*found;
+        }
+        const Json& made = json(); // an object or array may hold a "$i" deeper down
+        RS_ASSERT(body_->tmpl == nullptr);
+        return &made.at(name);
+    }
+    /// False while the value is still to be made from its parts (an answer's, or a template
+    /// message's); json() makes it.
+    bool value_made() const { return !body_->pending; }
     /// The message's "type" field ("" when absent).
     std::string_view message_type() const { return body_->type; }
     /// Compact JSON with sorted keys (nlohmann's objects are ordered maps).
@@ -82,8 +150,10 @@ private:
         std::string type;
         mutable RouteMemo route_memo;
         mutable std::uint32_t shared_index = unshared;
-        /// answer(): the parts of `value`, until make_value makes it.
+        /// answer() or from_template(): the parts of `value`, until make_value makes it.
         mutable bool pending = false;
+        mutable const Json* tmpl = nullptr; // from_template(): the source's message
+        std::uint64_t index = 0;            // from_template(): the repetition
         mutable runtime::Message of;
         mutable Json by;
     };
@@ -111,6 +181,12 @@ inline Json message_json(const runtime::Message& message) {
 inline void JsonMessage::make_value() const {
     const Body& body = *body_; // the members it sets are mutable
     RS_ASSERT(body.pending);
+    if (body.tmpl != nullptr) {
+        body.value = with_index(*body.tmpl, body.index);
+        body.tmpl = nullptr;
+        body.pending = false;
+        return;
+    }
     // Built member by member: nlohmann's initializer lists copy every value twice.
     Json value = Json::object();
     value["type"] = body.type;
