@@ -73,14 +73,21 @@ public:
     /// scenarios/FORMAT.md "Values" defines it.
     static Json with_index(const Json& tmpl, std::uint64_t index) {
         Json out = tmpl;
-        walk_payload(out, [index](Json& value) {
-            if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
-                value = index;
-                return false;
-            }
-            return true;
-        });
+        walk_payload(out, [index](Json& value) { return !put_index(value, index); });
         return out;
+    }
+    /// True when `value` is the text "$i" (scenarios/FORMAT.md "Values").
+    static bool is_index(const Json& value) {
+        return value.is_string() && value.get_ref<const std::string&>() == "$i";
+    }
+    /// Replaces `value` by `index` when it is the text "$i"; true when it did (a walk then
+    /// does not descend into it).
+    static bool put_index(Json& value, std::uint64_t index) {
+        if (is_index(value)) {
+            value = index;
+            return true;
+        }
+        return false;
     }
 
     /// An echo's answer {"type": type, "of": <of's JSON>, "by": by}. Its JSON is made on
@@ -106,25 +113,19 @@ public:
     /// object). A message made from a template answers from it without making its value: a
     /// "$i" there is the index, put in `scratch`; a nested value is made as json() makes it.
     const Json* field(const std::string& name, Json& scratch) const {
-        const Json& source = body_->tmpl != nullptr ? *body_->tmpl : json();
-        if (!source.is_object()) {
-            return nullptr;
+        if (body_->tmpl == nullptr) {
+            return member(json(), name);
         }
-        auto found = source.find(name);
-        if (found == source.end()) {
-            return nullptr;
+        const Json* found = member(*body_->tmpl, name);
+        if (found == nullptr || !found->is_primitive()) {
+            // An object or array may hold a "$i" deeper down: read it from the made value.
+            return found == nullptr ? nullptr : member(json(), name);
         }
-        if (body_->tmpl == nullptr || found->is_primitive()) {
-            if (body_->tmpl != nullptr && found->is_string() &&
-                found->get_ref<const std::string&>() == "$i") {
-                scratch = body_->index;
-                return &scratch;
-            }
-            return &*found;
+        if (!is_index(*found)) {
+            return found;
         }
-        const Json& made = json(); // an object or array may hold a "$i" deeper down
-        RS_ASSERT(body_->tmpl == nullptr);
-        return &made.at(name);
+        scratch = body_->index;
+        return &scratch;
     }
     /// False while the value is still to be made from its parts (an answer's, or a template
     /// message's); json() makes it.
@@ -158,6 +159,14 @@ private:
         mutable Json by;
     };
     explicit JsonMessage(std::shared_ptr<Body> body) : body_(std::move(body)) {}
+    /// The member `name` of `object`, or nullptr (also when it is not an object).
+    static const Json* member(const Json& object, const std::string& name) {
+        if (!object.is_object()) {
+            return nullptr;
+        }
+        auto found = object.find(name);
+        return found == object.end() ? nullptr : &*found;
+    }
     /// Makes an answer's value from its parts (once).
     void make_value() const;
 

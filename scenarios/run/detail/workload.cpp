@@ -27,8 +27,7 @@ Json Workload::instantiate(const Json& message, std::uint64_t index) {
     // scenarios/FORMAT.md Values: a field value "$i" or {"uniform": [lo, hi]}, at any depth.
     Json out = message;
     walk_payload(out, [&](Json& value) {
-        if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
-            value = index;
+        if (JsonMessage::put_index(value, index)) {
             return false;
         }
         if (is_uniform_generator(value)) {
