@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from function_length import CONTROL, LAMBDA, TYPE_HEAD, blank  # noqa: E402
+from function_length import blank, bodies  # noqa: E402
 
 LAYERS = ("sim", "runtime")
 MIN_LINES = 10
@@ -27,29 +27,6 @@ NONE_MAX = 0.53
 PER_FUNCTION_MIN = 0.70
 ASSERT = re.compile(r"\bRS_ASSERT\w*\s*\(")
 SKIP = ("_test.", "_bench.", "_props.", "testing")
-
-
-def bodies(text):
-    """(start, end, head) of each outermost function body in blanked `text`."""
-    found, stack, last = [], [], 0
-    for i, c in enumerate(text):
-        if c == "{":
-            head = text[last:i].strip()
-            tail = head.split("\n")[-1]
-            opens = (")" in head and not CONTROL.match(tail)
-                     and not TYPE_HEAD.search(head.split("(")[0]) and not LAMBDA.search(head)
-                     and not head.endswith("=") and not any(f for f, _, _ in stack))
-            stack.append((opens, i, head))
-            last = i + 1
-        elif c == "}":
-            if stack:
-                opens, start, head = stack.pop()
-                if opens:
-                    found.append((start, i, " ".join(head.split())[-70:]))
-            last = i + 1
-        elif c == ";":
-            last = i + 1
-    return found
 
 
 def scan(root):
@@ -67,7 +44,8 @@ def scan(root):
                     lines = text.count("\n", start, end) - 1
                     if lines >= MIN_LINES:
                         where = f"{os.path.relpath(path, root)}:{text.count(chr(10), 0, start) + 1}"
-                        rows.append((len(ASSERT.findall(text[start:end])), lines, where, head))
+                        rows.append((len(ASSERT.findall(text[start:end])), lines, where,
+                                     " ".join(head.split())[-70:]))
     return rows
 
 

@@ -51,7 +51,9 @@ def blank(source):
     return "".join(out)
 
 
-def long_bodies(path, text):
+def bodies(text):
+    """(start, end, head) of each outermost function body in blanked `text`: the offsets of its
+    braces and the text before the opening one. assert_density.py finds functions this way too."""
     found = []
     stack = []  # (opens a function body, offset, head)
     last = 0
@@ -68,13 +70,20 @@ def long_bodies(path, text):
             if stack:
                 opens, start, head = stack.pop()
                 if opens:
-                    lines = text.count("\n", start, i) - 1
-                    if lines > LIMIT:
-                        line = text.count("\n", 0, start) + 1
-                        found.append((path, line, lines, " ".join(head.split())[-90:]))
+                    found.append((start, i, head))
             last = i + 1
         elif c == ";":
             last = i + 1
+    return found
+
+
+def long_bodies(path, text):
+    found = []
+    for start, end, head in bodies(text):
+        lines = text.count("\n", start, end) - 1
+        if lines > LIMIT:
+            line = text.count("\n", 0, start) + 1
+            found.append((path, line, lines, " ".join(head.split())[-90:]))
     return found
 
 

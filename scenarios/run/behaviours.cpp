@@ -7,6 +7,7 @@
 
 namespace routesim::scenarios {
 namespace {
+const std::string key_field = "key"; // Worker::key_of
 
 constexpr std::string_view call_order_type = "routesim.client.call";
 
@@ -71,9 +72,11 @@ bool Worker::take(const runtime::Message& message) {
 }
 
 std::string Worker::key_of(const runtime::Message& message) const {
-    const Json json = message_json(message);
-    auto key = json.find("key");
-    if (key == json.end()) {
+    // Other payloads have no fields (message_json gives them only a "type").
+    const auto* json = message.get<JsonMessage>();
+    Json scratch;
+    const Json* key = json != nullptr ? json->field(key_field, scratch) : nullptr;
+    if (key == nullptr) {
         return "";
     }
     return key->is_string() ? key->get<std::string>() : key->dump();

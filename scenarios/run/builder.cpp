@@ -202,7 +202,8 @@ private:
         JsonMessage::RouteMemo& memo = json->route_memo();
         if (memo.rule != &compiled.rule()) {
             const Json* value = nullptr;
-            memo.name = compiled.apply(json->json(), &value);
+            Json scratch; // a "$i" key's value, while key_text reads it
+            memo.name = compiled.apply(*json, &value, scratch);
             memo.hashed = value != nullptr;
             memo.key = value != nullptr ? key_text(*value) : std::string();
             memo.key_hash = sim::fnv1a64(memo.key);

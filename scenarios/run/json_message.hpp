@@ -10,6 +10,7 @@
 
 #include "runtime/gen.hpp"
 #include "runtime/message.hpp"
+#include "scenarios/format/model.hpp"
 #include "scenarios/format/topology.hpp"
 #include "sim/assert.hpp"
 
@@ -42,6 +43,53 @@ public:
         body_ = std::move(body);
     }
 
+    /// Workload message `index` of a source whose message `tmpl` draws nothing (no
+    /// {"uniform": ...}): the value with_index(tmpl, index), made on first use (json()).
+    /// Routing reads its top-level fields from the template (field()), so a message that is
+    /// only routed and counted never builds its JSON. `tmpl` outlives the message (it is the
+    /// scenario's).
+    static JsonMessage from_template(const Json& tmpl, std::uint64_t index) {
+        auto body = std::make_shared<Body>();
+        auto found = tmpl.find("type");
+        if (found != tmpl.end() && found->is_string()) {
+            body->type = found->get_ref<const std::string&>();
+        }
+        body->pending = true;
+        body->tmpl = &tmpl;
+        body->index = index;
+        return JsonMessage(std::move(body));
+    }
+    /// True when workload message `tmpl` holds no {"uniform": ...} draw at any depth, as the
+    /// workload instantiates it: its repetitions depend only on their index.
+    static bool draws_nothing(const Json& tmpl) {
+        bool draws = false;
+        walk_payload(tmpl, [&draws](const Json& value) {
+            draws = draws || is_uniform_generator(value);
+            return !draws;
+        });
+        return !draws;
+    }
+    /// `tmpl` with every field value "$i" (at any depth) replaced by `index`, as
+    /// scenarios/FORMAT.md "Values" defines it.
+    static Json with_index(const Json& tmpl, std::uint64_t index) {
+        Json out = tmpl;
+        walk_payload(out, [index](Json& value) { return !put_index(value, index); });
+        return out;
+    }
+    /// True when `value` is the text "$i" (scenarios/FORMAT.md "Values").
+    static bool is_index(const Json& value) {
+        return value.is_string() && value.get_ref<const std::string&>() == "$i";
+    }
+    /// Replaces `value` by `index` when it is the text "$i"; true when it did (a walk then
+    /// does not descend into it).
+    static bool put_index(Json& value, std::uint64_t index) {
+        if (is_index(value)) {
+            value = index;
+            return true;
+        }
+        return false;
+    }
+
     /// An echo's answer {"type": type, "of": <of's JSON>, "by": by}. Its JSON is made on
     /// first use (json(), describe()): most answers are only counted by type at a client,
     /// and the value made later from the same immutable parts is the same value.
@@ -61,6 +109,27 @@ public:
         }
         return body_->value;
     }
+    /// The value of top-level field `name`, or nullptr when absent (or the value is not an
+    /// object). A message made from a template answers from it without making its value: a
+    /// "$i" there is the index, put in `scratch`; a nested value is made as json() makes it.
+    const Json* field(const std::string& name, Json& scratch) const {
+        if (body_->tmpl == nullptr) {
+            return member(json(), name);
+        }
+        const Json* found = member(*body_->tmpl, name);
+        if (found == nullptr || !found->is_primitive()) {
+            // An object or array may hold a "$i" deeper down: read it from the made value.
+            return found == nullptr ? nullptr : member(json(), name);
+        }
+        if (!is_index(*found)) {
+            return found;
+        }
+        scratch = body_->index;
+        return &scratch;
+    }
+    /// False while the value is still to be made from its parts (an answer's, or a template
+    /// message's); json() makes it.
+    bool value_made() const { return !body_->pending; }
     /// The message's "type" field ("" when absent).
     std::string_view message_type() const { return body_->type; }
     /// Compact JSON with sorted keys (nlohmann's objects are ordered maps).
@@ -82,12 +151,22 @@ private:
         std::string type;
         mutable RouteMemo route_memo;
         mutable std::uint32_t shared_index = unshared;
-        /// answer(): the parts of `value`, until make_value makes it.
+        /// answer() or from_template(): the parts of `value`, until make_value makes it.
         mutable bool pending = false;
+        mutable const Json* tmpl = nullptr; // from_template(): the source's message
+        std::uint64_t index = 0;            // from_template(): the repetition
         mutable runtime::Message of;
         mutable Json by;
     };
     explicit JsonMessage(std::shared_ptr<Body> body) : body_(std::move(body)) {}
+    /// The member `name` of `object`, or nullptr (also when it is not an object).
+    static const Json* member(const Json& object, const std::string& name) {
+        if (!object.is_object()) {
+            return nullptr;
+        }
+        auto found = object.find(name);
+        return found == object.end() ? nullptr : &*found;
+    }
     /// Makes an answer's value from its parts (once).
     void make_value() const;
 
@@ -111,6 +190,12 @@ inline Json message_json(const runtime::Message& message) {
 inline void JsonMessage::make_value() const {
     const Body& body = *body_; // the members it sets are mutable
     RS_ASSERT(body.pending);
+    if (body.tmpl != nullptr) {
+        body.value = with_index(*body.tmpl, body.index);
+        body.tmpl = nullptr;
+        body.pending = false;
+        return;
+    }
     // Built member by member: nlohmann's initializer lists copy every value twice.
     Json value = Json::object();
     value["type"] = body.type;

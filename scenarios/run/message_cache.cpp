@@ -11,15 +11,8 @@ namespace routesim::scenarios {
 MessageCache::MessageCache(const Scenario& scenario) : scenario_(scenario) {
     sources_.resize(scenario.workload.size());
     for (std::size_t i = 0; i < scenario.workload.size(); i++) {
-        // As Workload::instantiate reads the message: a top-level {"uniform": ...} member is
-        // a draw, so that source's messages depend on the run.
-        const Json& message = scenario.workload[i].message;
-        bool draws = false;
-        walk_payload(message, [&draws](const Json& value) {
-            draws = draws || is_uniform_generator(value);
-            return !draws;
-        });
-        sources_[i].cacheable = !draws;
+        // A source whose message draws a {"uniform": ...} value depends on the run.
+        sources_[i].cacheable = JsonMessage::draws_nothing(scenario.workload[i].message);
     }
 }
 

@@ -35,6 +35,12 @@ public:
     MessageCache& operator=(const MessageCache&) = delete;
 
     const Scenario& scenario() const { return scenario_; }
+    /// True when source `source`'s message draws nothing (JsonMessage::draws_nothing): its
+    /// messages are cached, and made from the template.
+    bool draws_nothing(std::uint32_t source) const {
+        RS_ASSERT(source < sources_.size());
+        return sources_[source].cacheable;
+    }
 
     /// Workload message `repetition` of source `source`, made by `make` on first use; nullptr
     /// when this source's messages depend on the run or the cache is full (then the caller

@@ -18,6 +18,8 @@ runtime::Atom route_atom(const std::string& name) {
     return runtime::Atom(name);
 }
 
+const std::string type_field = "type";
+
 const Json* field_of(const Json& message, const std::string& field) {
     if (!message.is_object()) {
         return nullptr;
@@ -56,6 +58,15 @@ CompiledRule::CompiledRule(const Rule& rule)
 }
 
 runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
+    return pick([&message](const std::string& name) { return field_of(message, name); }, hashed);
+}
+
+runtime::Atom CompiledRule::apply(const JsonMessage& message, const Json** hashed, Json& scratch) {
+    return pick([&](const std::string& name) { return message.field(name, scratch); }, hashed);
+}
+
+template <class FieldOf>
+runtime::Atom CompiledRule::pick(FieldOf&& field_of, const Json** hashed) {
     const Rule& rule = *rule_;
     switch (rule.kind) {
     case RuleKind::Discard:
@@ -63,7 +74,7 @@ runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
     case RuleKind::Route:
         return route_;
     case RuleKind::ByType: {
-        const Json* type = field_of(message, "type");
+        const Json* type = field_of(type_field);
         if (type != nullptr && type->is_string()) {
             auto found = by_type_.find(type->get_ref<const std::string&>());
             if (found != by_type_.end()) {
@@ -73,7 +84,7 @@ runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
         return default_;
     }
     case RuleKind::Field: {
-        const Json* value = field_of(message, rule.field);
+        const Json* value = field_of(rule.field);
         if (value != nullptr && value->is_string() &&
             !value->get_ref<const std::string&>().empty() &&
             value->get_ref<const std::string&>().size() <= runtime::atom_length_max) {
@@ -82,7 +93,7 @@ runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
         return default_;
     }
     case RuleKind::Hash: {
-        const Json* value = field_of(message, rule.field);
+        const Json* value = field_of(rule.field);
         if (value == nullptr || value->is_null()) {
             return default_;
         }

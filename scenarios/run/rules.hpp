@@ -11,6 +11,7 @@
 
 #include "runtime/gen.hpp"
 #include "scenarios/format/topology.hpp"
+#include "scenarios/run/json_message.hpp"
 
 namespace routesim::scenarios {
 
@@ -25,9 +26,17 @@ public:
     /// complement value, any other value (a string's bytes, or the compact JSON of anything
     /// else) through FNV-1a 64. A hash rule that hashed a field points `hashed` at it.
     runtime::Atom apply(const Json& message, const Json** hashed = nullptr);
+    /// The same for a message payload, read through JsonMessage::field (a workload message
+    /// made from its template is routed without making its JSON); a "$i" field's value is
+    /// put in `scratch`, where `hashed` may then point.
+    runtime::Atom apply(const JsonMessage& message, const Json** hashed, Json& scratch);
     const Rule& rule() const { return *rule_; }
 
 private:
+    /// apply's body over a field lookup `field_of(name) -> const Json*`.
+    template <class FieldOf>
+    runtime::Atom pick(FieldOf&& field_of, const Json** hashed);
+
     const Rule* rule_;
     runtime::Atom route_;                                       // route
     runtime::Atom default_;                                     // default_route

@@ -45,6 +45,9 @@ RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
             again.trace_out = nullptr;
             again.extra_sinks.clear();
             again.check_determinism = false;
+            // Monitors only read the trace, except that one may stop the run: when none
+            // reported anything the re-run needs none (issue 24), else it replays with them.
+            again.hash_only = result.violations.empty();
             detail::Runner second(scenario, again);
             const RunResult replay = second.execute();
             const bool same = replay.trace_hash == result.trace_hash;

@@ -70,6 +70,11 @@ struct RunSettings {
     bool stop_on_violation = false;
     /// Run a second time to check `determinism` when the scenario asks for it.
     bool check_determinism = true;
+    /// The determinism re-run of a run no monitor stopped (run_scenario sets it): only the
+    /// trace hash and event count are made. No monitor, Tally, check, verdict or summary is
+    /// kept: those read the trace and never change it, and a run whose monitors reported
+    /// nothing was not stopped by one, so the world runs exactly as in the first run.
+    bool hash_only = false;
     /// Aim the scenario's fault budget at racy moments (as `faults.aim` does): `routesim fuzz`
     /// sets it; plain `routesim run` leaves it to the scenario.
     bool aim_faults = false;

@@ -42,22 +42,35 @@ Runner::Runner(const Scenario& scenario, const RunSettings& settings)
         RS_ASSERT(sink != nullptr);
         world_.trace().add_sink(*sink);
     }
-    install_monitors();
+    if (settings.hash_only) {
+        own_monitors_ = std::make_unique<Monitors>(); // none, and not on the trace bus
+        monitors_ = own_monitors_.get();
+    } else {
+        install_monitors();
+    }
     world_.set_runner(step_clock_);
     faults_.attach(settings, tally_);
     // The race observer feeds the Tally when there is one: a sink costs a call per event.
-    world_.trace().add_sink(own_sink());
+    // A hash-only re-run needs no Tally; an instrument stays, since it aims faults.
+    own_sink_attached_ = !settings.hash_only || faults_.observer() != nullptr;
+    if (own_sink_attached_) {
+        world_.trace().add_sink(own_sink());
+    }
 }
 
 Runner::~Runner() {
     for (sim::TraceSink* sink : settings_.extra_sinks) {
         world_.trace().remove_sink(*sink);
     }
-    world_.trace().remove_sink(monitors_->set);
+    if (!settings_.hash_only) {
+        world_.trace().remove_sink(monitors_->set);
+    }
     if (monitors_->ledger_only) {
         world_.trace().remove_sink(*monitors_->ledger_only);
     }
-    world_.trace().remove_sink(own_sink());
+    if (own_sink_attached_) {
+        world_.trace().remove_sink(own_sink());
+    }
     if (jsonl_) {
         world_.trace().remove_sink(*jsonl_);
     }
@@ -81,6 +94,11 @@ RunResult Runner::execute() {
                                                                             : scenario_.run.until;
     result_.outcome = world_.run(until);
     outcomes_.on_outcome = nullptr;
+    if (settings_.hash_only) {
+        result_.trace_hash = world_.trace().hash();
+        result_.trace_events = world_.trace().count();
+        return std::move(result_);
+    }
     timeline_.report_unresolved_calls();
     timeline_.report_actions_not_reached(result_.outcome);
     timeline_.report_missed_pins();

@@ -74,6 +74,7 @@ private:
     /// This run's monitors: its own, or a campaign's kit's (RunSettings::monitors).
     std::unique_ptr<Monitors> own_monitors_;
     Monitors* monitors_ = nullptr;
+    bool own_sink_attached_ = false; // the Tally or instrument is on the trace bus
     RunResult result_;
 };
 

@@ -14,14 +14,20 @@ Workload::Workload(const RunCore& core, const Targets& targets, ClientRecords& c
       clients_(clients), outcomes_(outcomes), cache_(cache), prng_(world_.stream("workload")) {
     RS_ASSERT(&node_.world() == &world_);
     RS_ASSERT(cache_ == nullptr || &cache_->scenario() == &scenario_);
+    if (cache_ == nullptr) { // a campaign's cache knows it already (MessageCache::draws_nothing)
+        draws_nothing_.reserve(scenario_.workload.size());
+        for (const WorkloadSource& source : scenario_.workload) {
+            draws_nothing_.push_back(JsonMessage::draws_nothing(source.message));
+        }
+        RS_ASSERT(draws_nothing_.size() == scenario_.workload.size());
+    }
 }
 
 Json Workload::instantiate(const Json& message, std::uint64_t index) {
     // scenarios/FORMAT.md Values: a field value "$i" or {"uniform": [lo, hi]}, at any depth.
     Json out = message;
     walk_payload(out, [&](Json& value) {
-        if (value.is_string() && value.get_ref<const std::string&>() == "$i") {
-            value = index;
+        if (JsonMessage::put_index(value, index)) {
             return false;
         }
         if (is_uniform_generator(value)) {
@@ -39,11 +45,15 @@ Json Workload::instantiate(const Json& message, std::uint64_t index) {
 runtime::Message Workload::workload_message(std::uint32_t source, std::uint64_t repetition) {
     const Json& message = scenario_.workload[source].message;
     if (cache_ != nullptr) {
-        const runtime::Message* cached = cache_->workload(
-            source, repetition, [&] { return json_message(instantiate(message, repetition)); });
+        const runtime::Message* cached = cache_->workload(source, repetition, [&] {
+            return runtime::Message(JsonMessage::from_template(message, repetition));
+        }); // the cache keeps only the messages of sources that draw nothing
         if (cached != nullptr) {
             return *cached;
         }
+    }
+    if (cache_ != nullptr ? cache_->draws_nothing(source) : draws_nothing_[source]) {
+        return runtime::Message(JsonMessage::from_template(message, repetition));
     }
     return json_message(instantiate(message, repetition));
 }

@@ -54,6 +54,9 @@ private:
     Outcomes& outcomes_;
     MessageCache* cache_;
     sim::Prng prng_;
+    /// Per source, when there is no cache: its message draws nothing ({"uniform": ...}), so
+    /// each repetition is made lazily from it (JsonMessage::from_template).
+    std::vector<bool> draws_nothing_;
     /// Per workload source: its client's atom and record, looked up on its first message.
     struct SourceClient {
         runtime::Atom from;
