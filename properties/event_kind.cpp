@@ -3,6 +3,7 @@
 #include "properties/event_kind.hpp"
 
 #include "properties/router_monitors.hpp"
+#include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
@@ -68,6 +69,16 @@ EventKind event_kind_of(const sim::TraceKey& kind) {
         return if_named(kind, trace::sup_restart, EventKind::SupRestart);
     case trace::sup_intensity_exceeded.hash:
         return if_named(kind, trace::sup_intensity_exceeded, EventKind::SupIntensityExceeded);
+    case runtime::ev::SupChildExit::kind.hash:
+        return if_named(kind, runtime::ev::SupChildExit::kind, EventKind::SupChildExit);
+    case runtime::ev::SupShutdown::kind.hash:
+        return if_named(kind, runtime::ev::SupShutdown::kind, EventKind::SupShutdown);
+    case runtime::ev::PoolWorkers::kind.hash:
+        return if_named(kind, runtime::ev::PoolWorkers::kind, EventKind::PoolWorkers);
+    case runtime::ev::Register::kind.hash:
+        return if_named(kind, runtime::ev::Register::kind, EventKind::Register);
+    case runtime::ev::Unregister::kind.hash:
+        return if_named(kind, runtime::ev::Unregister::kind, EventKind::Unregister);
     default:
         return EventKind::Other;
     }

@@ -39,11 +39,16 @@ enum class EventKind : std::uint8_t {
     PoolForward,
     SupRestart,
     SupIntensityExceeded,
+    SupChildExit,
+    SupShutdown,
+    PoolWorkers,
+    Register,
+    Unregister,
 };
 
 /// The number of EventKind values.
-inline constexpr std::size_t event_kind_count = 23;
-static_assert(static_cast<std::size_t>(EventKind::SupIntensityExceeded) + 1 == event_kind_count);
+inline constexpr std::size_t event_kind_count = 28;
+static_assert(static_cast<std::size_t>(EventKind::Unregister) + 1 == event_kind_count);
 
 /// The code of `kind`: compares the precomputed hash, then the name (Other for a kind no
 /// monitor reads). Cost: a few comparisons; a MonitorSet asks once per kind, not per event.

@@ -18,20 +18,6 @@ constexpr sim::TraceKey kind_pool_forward{"pool_forward"};
 
 constexpr std::uint64_t no_message = 0;
 
-// take, drop and preserve all put the id second.
-constexpr FieldAt id_second{runtime::trace::id, 1};
-
-// field_uint, with find_field's fast path (the field where its emitter puts it) inline: the
-// tracker reads three to five fields of most events.
-[[gnu::always_inline]] inline std::uint64_t hop_field(const sim::TraceEvent& event,
-                                                      const FieldAt& at) {
-    if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
-        event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
-        return event.fields[at.position].value.as_uint();
-    }
-    return field_uint(event, at);
-}
-
 } // namespace
 
 MessageTracker::MessageTracker(std::uint32_t checks) : checks_(checks) {
@@ -45,6 +31,7 @@ bool MessageTracker::watches(const sim::TraceKey& kind) const {
 
 bool MessageTracker::watches(EventKind kind) const {
     constexpr EventKinds every_check{EventKind::Send, EventKind::Forward, EventKind::Take};
+    // Exit: the lost-message check reads exits (from the view, which every set feeds them).
     constexpr EventKinds conservation{EventKind::Drop, EventKind::Exit, EventKind::Route,
                                       EventKind::PoolForward, EventKind::Preserve};
     constexpr EventKinds pair_fifo{EventKind::Drop, EventKind::Preserve};
@@ -57,8 +44,6 @@ bool MessageTracker::watches(EventKind kind) const {
 void MessageTracker::reset() {
     records_.clear();
     findings_.clear();
-    exited_.clear();
-    ledger_ = Ledger{};
     pairs_.clear();
     std::fill(slots_.begin(), slots_.end(), Slot{}); // the table keeps its size
     caller_of_.clear();
@@ -75,7 +60,8 @@ MessageTracker::Record& MessageTracker::grow_to(std::uint64_t id) {
     return records_[id];
 }
 
-void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event) {
+void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event,
+                              const TopologyView& view) {
     if (runs(MessageCheck::Sender)) {
         if (kind == EventKind::Call) {
             caller_of_[field_uint(event, trace::ref)] = field_uint(event, trace::caller);
@@ -86,129 +72,70 @@ void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event) {
             return;
         }
     }
-    if (!runs(MessageCheck::Conservation)) {
-        return;
-    }
-    if (kind == EventKind::Route) {
-        const std::uint64_t id = field_uint(event, layout::route::id, no_message);
-        const std::string_view resolution = field_text(event, layout::route::resolution);
-        if (id != no_message && resolution == "discard") {
-            end_taken(event, id, ledger_.discarded);
-        } else if (id != no_message && resolution == "failed") {
-            end_taken(event, id, ledger_.route_failed);
-        }
-    } else if (kind == EventKind::Exit) {
-        const std::uint64_t pid = field_uint(event, trace::pid);
-        exited_.insert(std::upper_bound(exited_.begin(), exited_.end(), pid), pid);
-    } else if (kind == EventKind::PoolForward) {
-        const std::uint64_t id = field_uint(event, trace::id, no_message);
-        if (id != no_message && field_text(event, trace::outcome) == "unhandled") {
-            end_taken(event, id, ledger_.unhandled);
-        }
+    if (runs(MessageCheck::Conservation) && view.last_ledger_fault() == LedgerFault::EndNotTaken) {
+        // a route (discard, failed) or pool_forward (unhandled) ended a message not taken
+        const std::uint64_t id = kind == EventKind::Route
+                                     ? field_uint(event, layout::route::id, no_message)
+                                     : field_uint(event, trace::id, no_message);
+        conservation_violation(event, id, LedgerFault::EndNotTaken);
     }
 }
 
 // -- message_conservation -----------------------------------------------------------------
 
 void MessageTracker::conservation_violation(const sim::TraceEvent& event, std::uint64_t id,
-                                            const char* what) {
+                                            LedgerFault fault) {
+    RS_ASSERT(fault != LedgerFault::None);
+    const char* what = "";
+    switch (fault) {
+    case LedgerFault::SentTwice:
+        what = "was sent twice (its id was reused)";
+        break;
+    case LedgerFault::ForwardNotHeld:
+        what = "was forwarded by a process that does not hold it (duplicated)";
+        break;
+    case LedgerFault::TakeNotQueued:
+        what = "was taken although it is not queued there (taken twice?)";
+        break;
+    case LedgerFault::DropNotQueued:
+        what = "was dropped although it is not queued there";
+        break;
+    case LedgerFault::PreserveNotQueued:
+        what = "was preserved although it is not queued there";
+        break;
+    case LedgerFault::EndNotTaken:
+    case LedgerFault::None:
+        what = "was ended by routing but is not held by a behaviour";
+        break;
+    }
     add(MessageCheck::Conservation, event, "message " + std::to_string(id) + " " + what,
         {witness_of(event)});
 }
 
-void MessageTracker::end_taken(const sim::TraceEvent& event, std::uint64_t id,
-                               std::uint64_t& category) {
-    Record& item = record(id);
-    if (item.where != Where::Taken) {
-        conservation_violation(event, id, "was ended by routing but is not held by a behaviour");
-        return;
-    }
-    item.where = Where::Ended;
-    category++;
-}
-
-[[gnu::always_inline]] inline void
-MessageTracker::conserve(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
-    switch (hop.hop) {
-    case Hop::Send:
-        if (item.where != Where::Unknown) {
-            conservation_violation(event, hop.id, "was sent twice (its id was reused)");
-            return;
+void MessageTracker::finish_conservation(const TopologyView& view, sim::Instant end,
+                                         std::vector<Finding>& out) {
+    const std::vector<MessageRecord>& messages = view.messages();
+    for (std::uint64_t id = 0; id < messages.size(); id++) {
+        const MessageRecord& item = messages[id];
+        if (item.where != MessageWhere::Queued && item.where != MessageWhere::Kept) {
+            continue;
         }
-        item.where = Where::Queued;
-        item.holder = hop.to;
-        item.last_seq = event.seq;
-        ledger_.sent++;
-        return;
-    case Hop::Forward:
-        // A behaviour forwards what it took; a supervisor hands over what it kept.
-        if ((item.where != Where::Taken && item.where != Where::Kept) || item.holder != hop.by) {
-            conservation_violation(event, hop.id,
-                                   "was forwarded by a process that does not hold it (duplicated)");
-            return;
-        }
-        item.where = Where::Queued;
-        item.holder = hop.to;
-        item.last_seq = event.seq;
-        return;
-    case Hop::Take:
-        if (item.where != Where::Queued || item.holder != hop.by) {
-            conservation_violation(event, hop.id,
-                                   "was taken although it is not queued there (taken twice?)");
-            return;
-        }
-        item.where = Where::Taken;
-        item.last_seq = event.seq;
-        return;
-    case Hop::Drop:
-        // A kept message is dropped under the pid of the dead child or of the incarnation
-        // the hand-over failed to reach.
-        if (item.where != Where::Kept && (item.where != Where::Queued || item.holder != hop.by)) {
-            conservation_violation(event, hop.id, "was dropped although it is not queued there");
-            return;
-        }
-        item.where = Where::Ended;
-        ledger_.dropped++;
-        ledger_.dropped_by_reason[std::string(field_text(event, layout::drop::reason))]++;
-        return;
-    case Hop::Preserve:
-        // preserve_mailbox: the dead child's queued message is kept by its supervisor (the
-        // event's parent), which forwards it to the next incarnation or drops it.
-        if (item.where != Where::Queued || item.holder != hop.by) {
-            conservation_violation(event, hop.id, "was preserved although it is not queued there");
-            return;
-        }
-        item.where = Where::Kept;
-        item.holder = field_uint(event, trace::parent);
-        item.last_seq = event.seq;
-        return;
-    }
-}
-
-void MessageTracker::finish_conservation(sim::Instant end, std::vector<Finding>& out) {
-    ledger_.handled = 0;
-    ledger_.queued = 0;
-    for (std::uint64_t id = 0; id < records_.size(); id++) {
-        const Record& item = records_[id];
-        if (item.where == Where::Taken) {
-            ledger_.handled++;
-        } else if (item.where == Where::Queued || item.where == Where::Kept) {
-            ledger_.queued++;
-            if (std::binary_search(exited_.begin(), exited_.end(), item.holder)) {
-                out.push_back(Finding{
-                    MessageCheck::Conservation,
-                    end,
-                    "message " + std::to_string(id) + " was lost: its holder <" +
-                        std::to_string(item.holder) + "> ended without dropping or handling it",
-                    {Witness{item.last_seq, end,
-                             "last seen queued at pid " + std::to_string(item.holder)}}});
-            }
+        const ProcessView* holder = view.process(item.holder);
+        if (holder != nullptr && holder->exited && !holder->init_failed) {
+            out.push_back(
+                Finding{MessageCheck::Conservation,
+                        end,
+                        "message " + std::to_string(id) + " was lost: its holder <" +
+                            std::to_string(item.holder) + "> ended without dropping or handling it",
+                        {Witness{item.last_seq, end,
+                                 "last seen queued at pid " + std::to_string(item.holder)}}});
         }
     }
-    if (!ledger_.balanced()) {
+    const Ledger ledger = view.ledger();
+    if (!ledger.balanced()) {
         out.push_back(Finding{MessageCheck::Conservation,
                               end,
-                              "the ledger does not balance: " + ledger_.to_string(),
+                              "the ledger does not balance: " + ledger.to_string(),
                               {}});
     }
 }
@@ -291,14 +218,14 @@ std::uint32_t MessageTracker::add_pair(const PairKey& pair) {
 
 [[gnu::always_inline]] inline void
 MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
-    if (hop.hop == Hop::Send || hop.hop == Hop::Forward) {
-        enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.hop == Hop::Forward);
+    if (hop.kind == Hop::Send || hop.kind == Hop::Forward) {
+        enqueue(event, hop.id, item, PairKey{hop.by, hop.to, hop.queue}, hop.kind == Hop::Forward);
         return;
     }
     if (!item.in_flight) {
         return; // message_conservation reports unknown ids
     }
-    const bool taken = hop.hop == Hop::Take;
+    const bool taken = hop.kind == Hop::Take;
     const std::uint64_t earlier = taken ? pairs_[item.pair_index].head : hop.id;
     RS_ASSERT(earlier != unlinked);
     unlink(hop.id);
@@ -323,7 +250,7 @@ MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& 
 
 [[gnu::always_inline]] inline void
 MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, Record& item) {
-    if (hop.hop == Hop::Send) {
+    if (hop.kind == Hop::Send) {
         item.has_origin = true;
         item.origin_from = hop.by;
         item.origin_to = hop.to;
@@ -331,7 +258,7 @@ MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, 
         item.origin_at = event.at;
         return;
     }
-    if ((hop.hop != Hop::Forward && hop.hop != Hop::Take) || !item.has_origin ||
+    if ((hop.kind != Hop::Forward && hop.kind != Hop::Take) || !item.has_origin ||
         hop.from == item.origin_from) {
         return;
     }
@@ -363,13 +290,14 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 
 // Inlined, with the checks above, into apply: an event is one call into the tracker.
 [[gnu::always_inline]] inline void MessageTracker::on_hop(const HopEvent& hop,
-                                                          const sim::TraceEvent& event) {
+                                                          const sim::TraceEvent& event,
+                                                          const TopologyView& view) {
     if (hop.id == unlinked) {
         return; // not a message id any emitter hands out
     }
     Record& item = record(hop.id);
-    if (runs(MessageCheck::Conservation)) {
-        conserve(hop, event, item);
+    if (runs(MessageCheck::Conservation) && view.last_ledger_fault() != LedgerFault::None) {
+        conservation_violation(event, hop.id, view.last_ledger_fault());
     }
     if (runs(MessageCheck::PairFifo)) {
         fifo(hop, event, item);
@@ -381,53 +309,25 @@ void MessageTracker::check_response(const sim::TraceEvent& event) {
 
 // Inlined into MessageMonitor::on_kind_event (below): an event is one call into the message
 // checks.
-[[gnu::always_inline]] inline void MessageTracker::apply(EventKind kind,
-                                                         const sim::TraceEvent& event) {
+[[gnu::always_inline]] inline void
+MessageTracker::apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view) {
     switch (kind) {
     case EventKind::Take:
-        on_hop(HopEvent{.hop = Hop::Take,
-                        .id = hop_field(event, layout::take::id),
-                        .by = hop_field(event, layout::take::pid),
-                        .from = hop_field(event, layout::take::from)},
-               event);
-        return;
     case EventKind::Send:
-        on_hop(HopEvent{.hop = Hop::Send,
-                        .id = hop_field(event, layout::send::id),
-                        .by = hop_field(event, layout::send::from),
-                        .to = hop_field(event, layout::send::to),
-                        .queue = hop_field(event, layout::send::queue)},
-               event);
-        return;
     case EventKind::Forward:
-        on_hop(HopEvent{.hop = Hop::Forward,
-                        .id = hop_field(event, layout::forward::id),
-                        .by = hop_field(event, layout::forward::by),
-                        .to = hop_field(event, layout::forward::to),
-                        .from = hop_field(event, layout::forward::from),
-                        .queue = hop_field(event, layout::forward::queue)},
-               event);
-        return;
     case EventKind::Drop:
-        on_hop(HopEvent{.hop = Hop::Drop,
-                        .id = hop_field(event, layout::drop::id),
-                        .by = hop_field(event, layout::drop::pid)},
-               event);
-        return;
     case EventKind::Preserve:
-        on_hop(HopEvent{.hop = Hop::Preserve,
-                        .id = hop_field(event, id_second),
-                        .by = field_uint(event, trace::pid)},
-               event);
+        // The view applied this event first and decoded it once for every reader.
+        on_hop(view.last_hop(), event, view);
         return;
     default:
-        on_other(kind, event);
+        on_other(kind, event, view);
         return;
     }
 }
 
-void MessageTracker::on_event(const sim::TraceEvent& event) {
-    apply(event_kind_of(event.kind), event);
+void MessageTracker::on_event(const sim::TraceEvent& event, const TopologyView& view) {
+    apply(event_kind_of(event.kind), event, view);
 }
 
 // -- the message monitors -----------------------------------------------------------------
@@ -467,7 +367,8 @@ void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event)
     if (!feeds_) {
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
-    tracker_->apply(kind, event);
+    feed_own_view(kind, event);
+    tracker_->apply(kind, event, view());
     if (!tracker_->findings().empty()) {
         hand_over_findings();
     }

@@ -11,6 +11,7 @@
 
 #include "properties/monitor.hpp"
 #include "properties/runtime_monitors.hpp"
+#include "properties/topology_view.hpp"
 
 namespace routesim::properties {
 
@@ -34,26 +35,24 @@ public:
     /// True when `kind` is read by an enabled check.
     bool watches(const sim::TraceKey& kind) const;
     bool watches(EventKind kind) const;
-    /// message_conservation's ledger; complete after finish_conservation().
-    const Ledger& ledger() const { return ledger_; }
 
     // -- commands ---------------------------------------------------------------------------
     /// Enables more checks (before the first event).
     void add_checks(std::uint32_t checks) { checks_ |= checks; }
     /// Forgets every event seen (the checks stay).
     void reset();
-    /// Applies one event; findings are appended to findings().
-    void on_event(const sim::TraceEvent& event);
+    /// Applies one event, after `view` applied it (message_conservation reads the view's
+    /// ledger); findings are appended to findings().
+    void on_event(const sim::TraceEvent& event, const TopologyView& view);
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
-    /// message_conservation's end-of-run checks: completes the ledger and appends to `out`
-    /// every message lost with its holder and an unbalanced ledger.
-    void finish_conservation(sim::Instant end, std::vector<Finding>& out);
+    /// message_conservation's end-of-run checks over the view's ledger: appends to `out` every
+    /// message lost with its holder and an unbalanced ledger.
+    static void finish_conservation(const TopologyView& view, sim::Instant end,
+                                    std::vector<Finding>& out);
 
 private:
-    // Kept: preserved from a dead child's mailbox, held by its supervisor for hand-over.
-    enum class Where : std::uint8_t { Unknown, Queued, Taken, Kept, Ended };
-    enum class Hop : std::uint8_t { Send, Forward, Take, Drop, Preserve };
+    using Hop = HopKind;
     static constexpr std::uint64_t unlinked = ~std::uint64_t{0};
     struct PairKey {
         std::uint64_t sender;
@@ -70,10 +69,6 @@ private:
     };
     // What the checks know of one message id (plain data, no allocation per message).
     struct Record {
-        // message_conservation: where the message is, who holds it, the event that put it there
-        Where where = Where::Unknown;
-        std::uint64_t holder = 0;
-        std::uint64_t last_seq = 0;
         // pair_fifo: the message's last enqueue, a link of its pair's list while in a mailbox
         bool in_flight = false;
         bool forwarded = false;
@@ -89,15 +84,8 @@ private:
         std::uint64_t origin_seq = 0;
         sim::Instant origin_at;
     };
-    // The fields of a send, forward, take, drop or preserve the checks read.
-    struct HopEvent {
-        Hop hop;
-        std::uint64_t id = 0;
-        std::uint64_t by = 0;   // send: from; forward: by; take, drop, preserve: pid
-        std::uint64_t to = 0;   // send, forward: the receiver
-        std::uint64_t from = 0; // forward, take: the From the message carries
-        std::uint64_t queue = 0;
-    };
+    // A send, forward, take, drop or preserve, as the view decoded it (TopologyView::last_hop).
+    using HopEvent = MessageHop;
     // The live messages of one pair in enqueue order, as a list threaded through records_: a
     // take checks the head, and a message that leaves out of order (dropped, preserved, or
     // taken too early) is unlinked in place.
@@ -115,7 +103,7 @@ private:
     friend class MessageMonitor; // feeds events through apply()
 
     /// on_event's body, inlined into MessageMonitor::on_kind_event.
-    void apply(EventKind kind, const sim::TraceEvent& event);
+    void apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view);
     bool runs(MessageCheck check) const {
         return (checks_ & static_cast<std::uint32_t>(check)) != 0;
     }
@@ -123,13 +111,11 @@ private:
              std::vector<Witness> witnesses);
     Record& record(std::uint64_t id) { return id < records_.size() ? records_[id] : grow_to(id); }
     Record& grow_to(std::uint64_t id);
-    void on_hop(const HopEvent& hop, const sim::TraceEvent& event);
-    void on_other(EventKind kind, const sim::TraceEvent& event);
+    void on_hop(const HopEvent& hop, const sim::TraceEvent& event, const TopologyView& view);
+    void on_other(EventKind kind, const sim::TraceEvent& event, const TopologyView& view);
 
-    // message_conservation
-    void conserve(const HopEvent& hop, const sim::TraceEvent& event, Record& item);
-    void end_taken(const sim::TraceEvent& event, std::uint64_t id, std::uint64_t& category);
-    void conservation_violation(const sim::TraceEvent& event, std::uint64_t id, const char* what);
+    // message_conservation: the view's ledger says what went wrong
+    void conservation_violation(const sim::TraceEvent& event, std::uint64_t id, LedgerFault fault);
     // pair_fifo
     void fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& item);
     void enqueue(const sim::TraceEvent& event, std::uint64_t id, Record& item, PairKey pair,
@@ -145,9 +131,6 @@ private:
     std::uint32_t checks_;
     std::vector<Record> records_; // by message id
     std::vector<Finding> findings_;
-    // message_conservation
-    std::vector<std::uint64_t> exited_; // sorted pids that have ended
-    Ledger ledger_;
     // pair_fifo
     std::vector<Pair> pairs_;
     std::vector<Slot> slots_; // size a power of two, at most half full

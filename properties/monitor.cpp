@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "properties/event_layout.hpp"
+#include "properties/topology_view.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
@@ -16,6 +17,34 @@ std::string Violation::to_string() const {
                 " " + witness.text;
     }
     return text;
+}
+
+Monitor::Monitor() = default;
+
+Monitor::~Monitor() = default;
+
+void Monitor::start_over() {
+    violations_.clear();
+    follow_every_take(false);
+    if (own_view_ != nullptr) {
+        own_view_->reset();
+    }
+    reset();
+}
+
+const TopologyView& Monitor::own_view() const {
+    if (own_view_ == nullptr) {
+        own_view_ = std::make_unique<TopologyView>();
+    }
+    return *own_view_;
+}
+
+void Monitor::feed_own_view_slow(EventKind kind, const sim::TraceEvent& event) {
+    RS_ASSERT(set_ == nullptr);
+    if (own_view_ == nullptr) {
+        own_view_ = std::make_unique<TopologyView>();
+    }
+    own_view_->apply(kind, event);
 }
 
 void Monitor::report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses) {
@@ -37,6 +66,19 @@ void Monitor::change_every_take(bool on) {
     }
 }
 
+MonitorSet::MonitorSet() : view_(std::make_unique<TopologyView>()) {
+}
+
+MonitorSet::~MonitorSet() = default;
+
+void MonitorSet::keep_view() {
+    RS_ASSERT(view_->processes().empty()); // before the first event
+    feeds_view_ = true;
+    kinds_.clear(); // slots are recomputed per kind
+    kinds_mask_ = 0;
+    kinds_used_ = 0;
+}
+
 void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     RS_ASSERT(monitor != nullptr);
     RS_ASSERT(find(monitor->name()) == nullptr);
@@ -48,6 +90,7 @@ void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     monitor->recorded_ = &recorded_;
     monitor->set_ = this;
     narrows_takes_ = narrows_takes_ || monitor->followed_takes_only_;
+    feeds_view_ = feeds_view_ || monitor->reads_view();
     narrowing_ = narrows_takes_ && every_take_ == 0;
     monitors_.push_back(std::move(monitor));
     kinds_.clear(); // watchers are recomputed per kind
@@ -92,6 +135,7 @@ const MonitorSet::KindSlot& MonitorSet::slot_of(const sim::TraceKey& kind) {
             slot.name = std::string(kind.name);
             slot.code = event_kind_of(kind);
             slot.last_text = kind.name.data();
+            slot.feeds_view = feeds_view_ && TopologyView::watches(slot.code);
             slot.watchers.reserve(monitors_.size());
             for (const auto& monitor : monitors_) {
                 if (monitor->watches(kind)) {
@@ -133,6 +177,9 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     // The code and the bounds in locals: a monitor's call could change memory, so members read
     // in the loop would be read again after every call.
     const EventKind code = slot.code;
+    if (slot.feeds_view) {
+        view_->apply(code, event); // before the monitors, which read it
+    }
     Monitor* const* next = watchers.data();
     Monitor* const* const end = next + watchers.size();
     for (; next != end; ++next) {
@@ -172,6 +219,7 @@ void MonitorSet::reset() {
     for (const auto& monitor : monitors_) {
         monitor->start_over();
     }
+    view_->reset();
     followed_.clear(); // keeps its capacity for the next run
     followed_low_ = UINT64_MAX;
     followed_high_ = 0;

@@ -18,6 +18,7 @@
 namespace routesim::properties {
 
 class MonitorSet;
+class TopologyView; // properties/topology_view.hpp
 
 /// One event that witnesses a violation, rendered for people.
 struct Witness {
@@ -42,6 +43,10 @@ struct Violation {
 /// violations. finish() runs the end-of-run checks.
 class Monitor : public sim::TraceSink {
 public:
+    Monitor();
+    ~Monitor() override;
+    Monitor(const Monitor&) = delete;
+    Monitor& operator=(const Monitor&) = delete;
     /// The invariant's stable name (DESIGN.md table).
     virtual std::string_view name() const = 0;
     /// End-of-run checks. `idle` is true when the run ended because nothing was left to do
@@ -71,16 +76,26 @@ public:
         (void)kind;
         on_event(event);
     }
+    /// True when the monitor reads the run's TopologyView (view()). A MonitorSet then feeds its
+    /// one view every event before its monitors; a monitor fed singly feeds its own view.
+    virtual bool reads_view() const { return false; }
     const std::vector<Violation>& violations() const { return violations_; }
     bool holds() const { return violations_.empty(); }
-    /// reset() and no violation recorded.
-    void start_over() {
-        violations_.clear();
-        follow_every_take(false);
-        reset();
-    }
+    /// reset() and no violation recorded (and the monitor's own view, if any, reset).
+    void start_over();
 
 protected:
+    /// The view of the run: the set's when the monitor is in a MonitorSet, else the monitor's
+    /// own (fed by feed_own_view). Valid for a monitor that reads_view().
+    const TopologyView& view() const; // inline, after MonitorSet
+    /// For a monitor that reads_view(), first thing in on_event/on_kind_event: feeds the
+    /// monitor's own view when it is fed singly; nothing in a MonitorSet (the set fed it).
+    void feed_own_view(EventKind kind, const sim::TraceEvent& event) {
+        if (set_ == nullptr) {
+            feed_own_view_slow(kind, event);
+        }
+    }
+
     /// Records a violation (at most `violations_max` are kept per monitor).
     void report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses);
     /// Declares, before the monitor joins a set, that on_event reads a take only when its
@@ -104,6 +119,8 @@ protected:
 
 private:
     void change_every_take(bool on);
+    void feed_own_view_slow(EventKind kind, const sim::TraceEvent& event);
+    const TopologyView& own_view() const; // view() of a monitor fed singly
 
     friend class MonitorSet;
     static constexpr std::size_t violations_max = 16;
@@ -111,18 +128,26 @@ private:
     std::size_t* recorded_ = nullptr; // the owning set's count of recorded violations
     MonitorSet* set_ = nullptr;       // the owning set
     bool followed_takes_only_ = false;
-    bool follows_every_take_ = false; // follow_every_take(true) in force
+    bool follows_every_take_ = false;                // follow_every_take(true) in force
+    mutable std::unique_ptr<TopologyView> own_view_; // fed singly: the monitor's own view
 };
 
 /// Fans events out to a set of monitors. Optionally asks the World to stop at the first
 /// violation (the fuzzer does; a replay that wants the whole trace does not).
 class MonitorSet final : public sim::TraceSink {
 public:
-    MonitorSet() = default;
+    MonitorSet();
+    ~MonitorSet() override;
     MonitorSet(const MonitorSet&) = delete; // monitors point at recorded_
     MonitorSet& operator=(const MonitorSet&) = delete;
     /// Adds a monitor (before the first event) and lets it share state with the earlier ones.
     void add(std::unique_ptr<Monitor> monitor);
+    /// The run's one TopologyView. The set feeds it every event (before the monitors) when
+    /// some monitor reads_view() or after keep_view(); otherwise it stays empty.
+    const TopologyView& view() const { return *view_; }
+    /// Feeds the view even when no monitor reads it (for readers outside the set: summary,
+    /// expectations). Call before the first event.
+    void keep_view();
     /// Stops `world` as soon as some monitor reports a violation.
     void stop_on_violation(sim::World& world) { world_ = &world; }
     /// Readies the set for another run: every monitor reset, no violation, no World to stop,
@@ -157,6 +182,7 @@ private:
         // follows (the others read followed takes only).
         std::vector<Monitor*> watchers_of_unfollowed;
         bool used = false;
+        bool feeds_view = false; // the view reads this kind and is fed
     };
     void index_kinds(std::size_t slots);
     /// The slot of `kind`, made (with its code and watchers) when the kind is new.
@@ -179,6 +205,8 @@ private:
     bool is_followed_slow(std::uint64_t pid) const;
 
     std::vector<std::unique_ptr<Monitor>> monitors_;
+    std::unique_ptr<TopologyView> view_;
+    bool feeds_view_ = false;     // some monitor reads_view(), or keep_view()
     std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
     std::size_t kinds_mask_ = 0;  // kinds_.size() - 1 (when not empty)
     std::size_t kinds_used_ = 0;
@@ -192,6 +220,10 @@ private:
     std::size_t recorded_ = 0; // violations recorded by all monitors (Monitor::report counts)
     std::size_t stopped_ = 0;  // recorded_ when the World was last asked to stop
 };
+
+inline const TopologyView& Monitor::view() const {
+    return set_ != nullptr ? set_->view() : own_view(); // every event of a view reader asks
+}
 
 inline void Monitor::follow_takes_of(std::uint64_t pid) {
     if (set_ != nullptr && followed_takes_only_ && !set_->is_followed(pid)) {

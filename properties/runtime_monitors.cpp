@@ -11,33 +11,15 @@
 namespace routesim::properties {
 namespace trace = runtime::trace;
 
-std::string Ledger::to_string() const {
-    std::string text = "sent " + std::to_string(sent) + ": handled " + std::to_string(handled) +
-                       ", discarded " + std::to_string(discarded) + ", route_failed " +
-                       std::to_string(route_failed) + ", unhandled " + std::to_string(unhandled) +
-                       ", dropped " + std::to_string(dropped);
-    if (!dropped_by_reason.empty()) {
-        text += " (";
-        bool first = true;
-        for (const auto& [reason, count] : dropped_by_reason) {
-            text += (first ? "" : ", ") + reason + " " + std::to_string(count);
-            first = false;
-        }
-        text += ")";
-    }
-    text += ", queued " + std::to_string(queued);
-    return text;
-}
-
 // -- message_conservation -----------------------------------------------------------------
 
-const Ledger& MessageConservation::ledger() const {
-    return tracker().ledger();
+Ledger MessageConservation::ledger() const {
+    return view().ledger();
 }
 
 void MessageConservation::finish(sim::Instant end, bool) {
     std::vector<MessageTracker::Finding> findings;
-    tracker().finish_conservation(end, findings);
+    MessageTracker::finish_conservation(view(), end, findings);
     for (MessageTracker::Finding& finding : findings) {
         report(finding.at, std::move(finding.explanation), std::move(finding.witnesses));
     }
@@ -50,27 +32,25 @@ bool CallOutcomeMonitor::watches(const sim::TraceKey& kind) const {
 }
 
 void CallOutcomeMonitor::on_event(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::call)) {
-        const auto key =
-            std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
-        if (!open_.try_emplace(key, event).second) {
-            report(event.at, "call ref " + std::to_string(key.second) + " was started twice",
-                   {witness_of(event)});
-        }
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void CallOutcomeMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
+    feed_own_view(kind, event);
+    if (kind != EventKind::Call && kind != EventKind::CallResult) {
         return;
     }
-    if (is_kind(event, trace::call_result)) {
-        const auto key =
-            std::make_pair(field_uint(event, trace::caller), field_uint(event, trace::ref));
-        auto found = open_.find(key);
-        if (found == open_.end()) {
-            report(event.at,
-                   "call ref " + std::to_string(key.second) + " of <" + std::to_string(key.first) +
-                       "> ended although it was not open (ended twice?)",
-                   {witness_of(event)});
-            return;
-        }
-        open_.erase(found);
+    const CallChange change = view().last_call_change();
+    if (change == CallChange::StartedTwice) {
+        report(event.at,
+               "call ref " + std::to_string(field_uint(event, trace::ref)) + " was started twice",
+               {witness_of(event)});
+    } else if (change == CallChange::EndedUnopened) {
+        report(event.at,
+               "call ref " + std::to_string(field_uint(event, trace::ref)) + " of <" +
+                   std::to_string(field_uint(event, trace::caller)) +
+                   "> ended although it was not open (ended twice?)",
+               {witness_of(event)});
     }
 }
 
@@ -78,11 +58,15 @@ void CallOutcomeMonitor::finish(sim::Instant end, bool idle) {
     if (!idle) {
         return; // calls may legitimately be in flight when a run is cut at a time limit
     }
-    for (const auto& [key, started] : open_) {
+    std::vector<const PendingCall*> open = view().pending_calls();
+    std::sort(open.begin(), open.end(), [](const PendingCall* left, const PendingCall* right) {
+        return std::pair(left->caller, left->ref) < std::pair(right->caller, right->ref);
+    });
+    for (const PendingCall* call : open) {
         report(end,
-               "call ref " + std::to_string(key.second) + " of <" + std::to_string(key.first) +
+               "call ref " + std::to_string(call->ref) + " of <" + std::to_string(call->caller) +
                    "> never ended (no response, error or timeout)",
-               {started.witness()});
+               {call->event.witness()});
     }
 }
 

@@ -12,26 +12,9 @@
 
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
+#include "properties/topology_view.hpp"
 
 namespace routesim::properties {
-
-/// Where every message ended, by category (the no-data-loss ledger).
-struct Ledger {
-    std::uint64_t sent = 0;         ///< distinct messages put into a mailbox
-    std::uint64_t handled = 0;      ///< taken by a behaviour and not passed on
-    std::uint64_t discarded = 0;    ///< RouteDiscard
-    std::uint64_t route_failed = 0; ///< routing failed (MessageRouteFailed or an error reply)
-    std::uint64_t unhandled = 0;    ///< a pool found no worker
-    std::uint64_t dropped = 0;      ///< discarded with a dead mailbox
-    std::map<std::string, std::uint64_t> dropped_by_reason;
-    std::uint64_t queued = 0; ///< still in a mailbox (or kept for a hand-over) at the end
-    /// Every message is in exactly one category.
-    bool balanced() const {
-        return handled + discarded + route_failed + unhandled + dropped + queued == sent;
-    }
-    /// One line per category.
-    std::string to_string() const;
-};
 
 /// Monitors indexed by message id reserve this many entries up front, so that a short run
 /// does not regrow (and copy) its tables several times.
@@ -60,6 +43,7 @@ public:
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) final;
     bool watches(const sim::TraceKey& kind) const final;
     void share_state_with(Monitor& earlier) final;
+    bool reads_view() const final { return feeds_; }
     void reset() final;
 
 protected:
@@ -85,8 +69,8 @@ public:
     MessageConservation() : MessageMonitor(MessageCheck::Conservation) {}
     std::string_view name() const override { return "message_conservation"; }
     void finish(sim::Instant end, bool idle) override;
-    /// The ledger; complete after finish().
-    const Ledger& ledger() const;
+    /// The ledger (the view's, TopologyView::ledger()).
+    Ledger ledger() const;
 };
 
 /// pair_fifo: messages from one sender to one receiver through one queue are taken in the
@@ -104,12 +88,11 @@ class CallOutcomeMonitor final : public Monitor {
 public:
     std::string_view name() const override { return "call_outcome"; }
     void on_event(const sim::TraceEvent& event) override;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    bool reads_view() const override { return true; }
     void finish(sim::Instant end, bool idle) override;
-    void reset() override { open_.clear(); }
-
-private:
-    std::map<std::pair<std::uint64_t, std::uint64_t>, KeptWitness> open_; // (caller, ref)
+    void reset() override {} // the open calls are the view's (TopologyView::pending_calls)
 };
 
 /// sender_preservation: a message reaching a worker through routers and pools still carries

@@ -28,44 +28,42 @@ bool RestartIntensity::watches(const sim::TraceKey& kind) const {
 }
 
 void RestartIntensity::on_event(const sim::TraceEvent& event) {
-    if (is_kind(event, trace::sup_restart)) {
-        const std::uint64_t sup = field_uint(event, trace::sup_key_sup);
-        on_restart(sup, supervisors_[sup], event);
-    } else if (is_kind(event, trace::sup_intensity_exceeded)) {
-        const std::uint64_t sup = field_uint(event, trace::sup_key_sup);
-        on_exceeded(sup, supervisors_[sup], event);
+    on_kind_event(event_kind_of(event.kind), event);
+}
+
+void RestartIntensity::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
+    feed_own_view(kind, event);
+    if (kind != EventKind::SupRestart && kind != EventKind::SupIntensityExceeded) {
+        return;
+    }
+    const std::uint64_t sup = field_uint(event, trace::sup_key_sup);
+    const SupervisorView* state = view().supervisor(sup);
+    RS_ASSERT(state != nullptr); // the view made it for this very event
+    if (kind == EventKind::SupRestart) {
+        on_restart(sup, *state, event);
+    } else {
+        on_exceeded(sup, *state, event);
     }
 }
 
-void RestartIntensity::slide(State& state, sim::Instant now) {
-    // §6.4: entries older than Period drop out; one exactly Period old still counts.
-    while (!state.window.empty() && now - state.window.front().at > state.period) {
-        state.window.pop_front();
-    }
-}
-
-void RestartIntensity::on_restart(std::uint64_t sup, State& state, const sim::TraceEvent& event) {
-    RS_ASSERT(event.at >= (state.window.empty() ? sim::Instant::zero() : state.window.back().at));
-    state.intensity = field_uint(event, trace::sup_key_intensity);
-    state.period = sim::Duration::nanoseconds(
-        static_cast<std::int64_t>(field_uint(event, trace::sup_key_period_ns)));
+void RestartIntensity::on_restart(std::uint64_t sup, const SupervisorView& state,
+                                  const sim::TraceEvent& event) {
     const Witness decision = witness_of(event);
-    if (state.exceeded.has_value()) {
+    if (state.exceeded_before_last) {
         report(event.at,
                "supervisor " + pid_of(sup) + " restarted " + child_of(event) +
                    " after its restart intensity was exceeded",
-               {*state.exceeded, decision});
+               {state.exceeded->witness(), decision});
         return;
     }
-    slide(state, event.at);
-    state.window.push_back(decision);
+    RS_ASSERT(!state.window.empty() && state.window.back().at == event.at);
     if (state.window.size() <= state.intensity) {
         return;
     }
     // §6.4: the (intensity+1)-th decision within one period trips the limit instead.
-    std::vector<Witness> witnesses{state.window.front()};
+    std::vector<Witness> witnesses{state.window.front().event.witness()};
     if (state.window.size() > 2) {
-        witnesses.push_back(state.window[state.window.size() - 2]);
+        witnesses.push_back(state.window[state.window.size() - 2].event.witness());
     }
     witnesses.push_back(decision);
     report(event.at,
@@ -76,19 +74,15 @@ void RestartIntensity::on_restart(std::uint64_t sup, State& state, const sim::Tr
                " in any period of " + sim::format_duration(state.period) + ": the restart of " +
                child_of(event) + " should have tripped the limit",
            std::move(witnesses));
-    // Keep the window bounded; each further excess within the period is reported too.
-    while (state.window.size() > state.intensity) {
-        state.window.pop_front();
-    }
 }
 
-void RestartIntensity::on_exceeded(std::uint64_t sup, State& state, const sim::TraceEvent& event) {
-    slide(state, event.at);
+void RestartIntensity::on_exceeded(std::uint64_t sup, const SupervisorView& state,
+                                   const sim::TraceEvent& event) {
     const std::size_t decisions = state.window.size() + 1; // this decision counts too (§6.4)
     if (state.intensity != 0 && decisions <= state.intensity) {
         std::vector<Witness> witnesses;
         if (!state.window.empty()) {
-            witnesses.push_back(state.window.front());
+            witnesses.push_back(state.window.front().event.witness());
         }
         witnesses.push_back(witness_of(event));
         report(event.at,
@@ -99,7 +93,6 @@ void RestartIntensity::on_exceeded(std::uint64_t sup, State& state, const sim::T
                    std::to_string(state.intensity) + ")",
                std::move(witnesses));
     }
-    state.exceeded = witness_of(event);
 }
 
 } // namespace routesim::properties

@@ -4,11 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <map>
-#include <optional>
 
 #include "properties/monitor.hpp"
+#include "properties/topology_view.hpp"
 
 namespace routesim::properties {
 
@@ -16,27 +14,20 @@ namespace routesim::properties {
 /// intensity allows, counted as §6.4 counts them: one decision per
 /// triggering exit (all_for_one included), a window of `period` back from each decision, both
 /// ends included. It also reports a restart after the limit tripped, and a limit declared
-/// tripped while the window still had room. Memory: at most intensity + 1 decisions per
-/// supervisor.
+/// tripped while the window still had room. It keeps no state: the decisions are the view's
+/// supervisor window (TopologyView::supervisor).
 class RestartIntensity final : public Monitor {
 public:
     std::string_view name() const override { return "restart_intensity"; }
     void on_event(const sim::TraceEvent& event) override;
+    void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
-    void reset() override { supervisors_.clear(); }
+    bool reads_view() const override { return true; }
+    void reset() override {} // the windows are the view's (SupervisorView::window)
 
 private:
-    struct State {
-        std::deque<Witness> window;  // the decisions within one period of the latest
-        std::uint64_t intensity = 0; // from the latest sup_restart (0: not known yet)
-        sim::Duration period;
-        std::optional<Witness> exceeded;
-    };
-    void on_restart(std::uint64_t sup, State& state, const sim::TraceEvent& event);
-    void on_exceeded(std::uint64_t sup, State& state, const sim::TraceEvent& event);
-    static void slide(State& state, sim::Instant now);
-
-    std::map<std::uint64_t, State> supervisors_; // by supervisor pid id
+    void on_restart(std::uint64_t sup, const SupervisorView& state, const sim::TraceEvent& event);
+    void on_exceeded(std::uint64_t sup, const SupervisorView& state, const sim::TraceEvent& event);
 };
 
 } // namespace routesim::properties

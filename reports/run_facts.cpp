@@ -48,41 +48,25 @@ const ProcessFacts* RunFacts::process(std::uint64_t pid) const {
 }
 
 void TraceCollector::on_event(const sim::TraceEvent& event) {
+    view_.on_event(event);
     facts_.events++;
     if (facts_.records.size() < options_.records_max) {
         facts_.records.push_back(sim::MemorySink::copy(event));
     }
-    if (is_kind(event, trace::spawn)) {
-        on_spawn(event);
-    } else if (is_kind(event, trace::take)) {
-        const auto found = facts_.processes.find(field_uint(event, trace::pid));
-        if (found != facts_.processes.end()) {
-            found->second.taken++;
-        }
+    if (is_kind(event, trace::take)) {
+        taken_[field_uint(event, trace::pid)]++;
     } else if (is_kind(event, trace::send)) {
         facts_.sends[{field_uint(event, trace::from), field_uint(event, trace::to)}]++;
     } else if (is_kind(event, trace::route)) {
         on_route(event);
-    } else if (is_kind(event, trace::route_init)) {
-        note_route_worker(field_uint(event, trace::worker), field_text(event, trace::name));
     } else if (is_kind(event, trace::route_restart)) {
         const std::string_view name = field_text(event, trace::name);
-        note_route_worker(field_uint(event, trace::worker), name);
-        facts_.restarts[{field_uint(event, trace::router), std::string(name)}]++;
         mark(event, MarkerKind::Restart, field_uint(event, trace::router),
              "restart " + std::string(name) + " (" +
                  std::string(field_text(event, trace::restart)) + ")");
     } else if (is_kind(event, trace::route_pending)) {
         on_route_pending(event);
-    } else if (is_kind(event, trace::route_admin)) {
-        const std::uint64_t router = field_uint(event, trace::router);
-        const auto child = unnamed_child_.find(router);
-        if (child != unnamed_child_.end() && field_text(event, trace::result) == "ok") {
-            note_route_worker(child->second, field_text(event, trace::name));
-        }
     } else if (is_kind(event, trace::sup_restart)) {
-        facts_.restarts[{field_uint(event, trace::sup_key_sup),
-                         std::string(field_text(event, trace::sup_key_child))}]++;
         mark(event, MarkerKind::Restart, field_uint(event, trace::sup_key_sup),
              "restart " + std::string(field_text(event, trace::sup_key_child)));
     } else if (is_kind(event, trace::pool_forward)) {
@@ -104,32 +88,67 @@ void TraceCollector::on_event(const sim::TraceEvent& event) {
     }
 }
 
-void TraceCollector::on_spawn(const sim::TraceEvent& event) {
-    ProcessFacts process;
-    process.pid = field_uint(event, trace::pid);
-    process.parent = field_uint(event, trace::parent);
-    process.name = std::string(field_text(event, trace::name));
-    process.behavior = std::string(field_text(event, trace::behavior));
-    process.spawned = event.at;
-    const auto parent = facts_.processes.find(process.parent);
-    if (parent != facts_.processes.end() && parent->second.behavior == "router") {
-        unnamed_child_[process.parent] = process.pid;
+const RunFacts& TraceCollector::facts() const {
+    facts_.processes.clear();
+    for (const properties::ProcessView& seen : view_.processes()) {
+        if (seen.behavior.empty() && seen.kind.empty()) {
+            continue; // an exit of a process whose spawn the trace does not show
+        }
+        ProcessFacts& process = facts_.processes[seen.pid];
+        process = ProcessFacts{.pid = seen.pid,
+                               .parent = seen.parent,
+                               .name = seen.name,
+                               .behavior = seen.behavior,
+                               .spawned = seen.spawned,
+                               .ended = std::nullopt,
+                               .end_reason = seen.end_reason,
+                               .init_failed = seen.init_failed,
+                               .taken = 0,
+                               .route = seen.route};
+        if (seen.exited) {
+            process.ended = seen.ended;
+        }
+        if (const auto count = taken_.find(seen.pid); count != taken_.end()) {
+            process.taken = count->second;
+        }
     }
-    facts_.processes[process.pid] = std::move(process);
+    facts_.restarts.clear();
+    facts_.discarded.clear();
+    for (const properties::RouterView& router : view_.routers()) {
+        for (const properties::RouteView& route : router.routes) {
+            if (route.restarts > 0) {
+                facts_.restarts[{router.pid, route.name}] += route.restarts;
+            }
+        }
+        for (const properties::RouteRemoval& removed : router.removals) {
+            if (removed.restarts > 0) {
+                facts_.restarts[{router.pid, removed.name}] += removed.restarts;
+            }
+        }
+        if (router.discarded > 0) {
+            facts_.discarded[router.pid] = router.discarded;
+        }
+    }
+    for (const properties::SupervisorView& sup : view_.supervisors()) {
+        for (const properties::SupervisorChild& child : sup.children) {
+            if (child.restarts > 0) {
+                facts_.restarts[{sup.pid, child.name}] += child.restarts;
+            }
+        }
+    }
+    return facts_;
 }
 
 void TraceCollector::on_route(const sim::TraceEvent& event) {
     const std::uint64_t router = field_uint(event, trace::router);
     const std::string_view resolution = field_text(event, trace::resolution);
     if (resolution == "discard") {
-        facts_.discarded[router]++;
-        return;
+        return; // counted by the view (RouterView::discarded)
     }
     RouteTraffic& traffic = facts_.routes[{router, std::string(field_text(event, trace::name))}];
     const std::uint64_t worker = field_uint(event, trace::worker);
     if (resolution == "owned") {
         traffic.owned++;
-        note_route_worker(worker, field_text(event, trace::name));
     } else if (resolution == "registry") {
         traffic.registry++;
         facts_.registry_hits[{router, worker}]++;
@@ -145,7 +164,6 @@ void TraceCollector::on_route_pending(const sim::TraceEvent& event) {
     const std::string_view from = field_text(event, trace::from_state);
     const std::string_view to = field_text(event, trace::to_state);
     const std::string key = std::to_string(router) + "/" + name;
-    note_route_worker(field_uint(event, trace::worker), name);
     if (is_pending_state(from)) {
         mark(event, MarkerKind::PendingEnd, router,
              name + ": " + std::string(from) + " -> " + std::string(to), key);
@@ -157,33 +175,14 @@ void TraceCollector::on_route_pending(const sim::TraceEvent& event) {
 
 void TraceCollector::on_ended(const sim::TraceEvent& event, bool init_failed) {
     const std::uint64_t pid = field_uint(event, trace::pid);
-    const auto found = facts_.processes.find(pid);
-    if (found == facts_.processes.end()) {
+    const properties::ProcessView* process = view_.process(pid);
+    if (process == nullptr || process->behavior.empty()) {
         return;
     }
-    ProcessFacts& process = found->second;
-    process.ended = event.at;
-    process.end_reason = std::string(field_text(event, trace::reason));
-    process.init_failed = init_failed;
     if (init_failed) {
-        mark(event, MarkerKind::Fault, pid, "init failed: " + process.end_reason);
-    } else if (!is_normal_exit(process.end_reason)) {
-        mark(event, MarkerKind::Fault, pid, "exit: " + process.end_reason);
-    }
-}
-
-void TraceCollector::note_route_worker(std::uint64_t worker, std::string_view route) {
-    if (worker == 0 || route.empty()) {
-        return;
-    }
-    const auto found = facts_.processes.find(worker);
-    if (found == facts_.processes.end() || !found->second.route.empty()) {
-        return;
-    }
-    found->second.route = std::string(route);
-    const auto child = unnamed_child_.find(found->second.parent);
-    if (child != unnamed_child_.end() && child->second == worker) {
-        unnamed_child_.erase(child);
+        mark(event, MarkerKind::Fault, pid, "init failed: " + process->end_reason);
+    } else if (!is_normal_exit(process->end_reason)) {
+        mark(event, MarkerKind::Fault, pid, "exit: " + process->end_reason);
     }
 }
 

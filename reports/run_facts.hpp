@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "properties/topology_view.hpp"
 #include "scenarios/format/model.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
@@ -113,26 +114,30 @@ struct CollectorOptions {
 };
 
 /// A trace sink that gathers RunFacts while a run goes; attach it through
-/// RunSettings::extra_sinks. Cost: O(log n) per event plus one record copy while under the cap.
+/// RunSettings::extra_sinks. The processes, restarts and discards come from the run's
+/// TopologyView (view()), which it feeds; it keeps only the report's own counts, markers and
+/// records. Cost: one view step and O(log n) per event plus one record copy while under the cap.
 class TraceCollector final : public sim::TraceSink {
 public:
     explicit TraceCollector(CollectorOptions options = {}) : options_(options) {}
     void on_event(const sim::TraceEvent& event) override;
-    const RunFacts& facts() const { return facts_; }
+    /// The facts; processes, restarts and discarded are filled from the view on each call.
+    const RunFacts& facts() const;
+    /// The view of the run the collector feeds.
+    const properties::TopologyView& view() const { return view_; }
 
 private:
-    void on_spawn(const sim::TraceEvent& event);
     void on_route(const sim::TraceEvent& event);
     void on_route_pending(const sim::TraceEvent& event);
     void on_ended(const sim::TraceEvent& event, bool init_failed);
-    void note_route_worker(std::uint64_t worker, std::string_view route);
     void mark(const sim::TraceEvent& event, MarkerKind kind, std::uint64_t pid, std::string text,
               std::string key = {});
 
     CollectorOptions options_;
-    RunFacts facts_;
-    /// Router pid -> its latest child whose route is not yet known (add_route, replace).
-    std::map<std::uint64_t, std::uint64_t> unnamed_child_;
+    properties::TopologyView view_;
+    mutable RunFacts facts_;
+    /// Mailbox items taken, by pid id (the report's own count).
+    std::map<std::uint64_t, std::uint64_t> taken_;
     /// The victim of the last injected kill, to name the `kill` that follows it.
     std::uint64_t injected_kill_ = 0;
 };
