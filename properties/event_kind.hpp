@@ -1,58 +1,38 @@
-// The event kinds the invariant monitors read, as a one-byte code decoded once per event: a
-// MonitorSet decodes each kind once, and a monitor then switches on the code instead of
-// comparing kind names one after another.
+// The event kinds the invariant monitors read: the runtime's one kind code (runtime/events.hpp,
+// ev::Kind), decoded once per kind by a MonitorSet, and the typed read of an event's fields.
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 
+#include "runtime/events.hpp"
+#include "sim/event_codec.hpp"
 #include "sim/trace.hpp"
 
 namespace routesim::properties {
 
-/// A trace event kind some monitor of this folder reads; every other kind is Other.
-enum class EventKind : std::uint8_t {
-    Other,
-    // runtime/trace_keys.hpp
-    Spawn,
-    SpawnFailed,
-    Send,
-    Take,
-    Forward,
-    Call,
-    CallResult,
-    Response,
-    ResponseDropped,
-    Exit,
-    Drop,
-    Preserve,
-    Kill,
-    // runtime/router.hpp, and route_key (router_monitors.hpp)
-    Route,
-    RouteInit,
-    RouteAdmin,
-    RoutePending,
-    RouteRestart,
-    RouteKey,
-    // runtime/pool.hpp and runtime/supervisor.hpp
-    PoolForward,
-    SupRestart,
-    SupIntensityExceeded,
-    SupChildExit,
-    SupShutdown,
-    PoolWorkers,
-    Register,
-    Unregister,
-};
+/// A trace event kind: the runtime's code (Other for a kind no event struct lists).
+using EventKind = runtime::ev::Kind;
 
-/// The number of EventKind values.
-inline constexpr std::size_t event_kind_count = 28;
-static_assert(static_cast<std::size_t>(EventKind::Unregister) + 1 == event_kind_count);
+/// The number of EventKind values, Other included.
+inline constexpr std::size_t event_kind_count = runtime::ev::kind_count + 1;
 
-/// The code of `kind`: compares the precomputed hash, then the name (Other for a kind no
-/// monitor reads). Cost: a few comparisons; a MonitorSet asks once per kind, not per event.
-EventKind event_kind_of(const sim::TraceKey& kind);
+/// The code of `kind` (runtime::ev::kind_of). Cost: a few comparisons; a MonitorSet asks once
+/// per kind, not per event.
+inline EventKind event_kind_of(const sim::TraceKey& kind) {
+    return runtime::ev::kind_of(kind);
+}
+
+/// `event` as the event struct `E`: every field a monitor reads comes through here, by name
+/// (the struct's member), never by position or key. Nothing when the event has another kind
+/// or is laid out otherwise than E's table (a hand-edited trace): a reader then skips it.
+template <class E>
+std::optional<E> read_event(const sim::TraceEvent& event) {
+    return sim::try_decode<E>(event);
+}
 
 /// A set of EventKind values, for Monitor::watches.
 class EventKinds {
@@ -71,11 +51,11 @@ public:
     }
 
 private:
-    static constexpr std::uint32_t bit(EventKind kind) {
-        return std::uint32_t{1} << static_cast<unsigned>(kind);
+    static constexpr std::uint64_t bit(EventKind kind) {
+        return std::uint64_t{1} << static_cast<unsigned>(kind);
     }
-    static_assert(event_kind_count <= 32);
-    std::uint32_t bits_ = 0;
+    static_assert(event_kind_count <= 64);
+    std::uint64_t bits_ = 0;
 };
 
 } // namespace routesim::properties
