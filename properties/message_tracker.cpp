@@ -5,12 +5,10 @@
 
 #include <algorithm>
 
-#include "properties/event_layout.hpp"
-#include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
-namespace trace = runtime::trace;
+namespace ev = runtime::ev;
 namespace {
 
 // Events of higher layers that end a message the router or pool took.
@@ -64,19 +62,32 @@ void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event,
                               const TopologyView& view) {
     if (runs(MessageCheck::Sender)) {
         if (kind == EventKind::Call) {
-            caller_of_[field_uint(event, trace::ref)] = field_uint(event, trace::caller);
+            if (const auto call = read_event<ev::Call>(event)) {
+                caller_of_[call->ref] = call->caller;
+            }
             return;
         }
-        if (kind == EventKind::Response || kind == EventKind::ResponseDropped) {
-            check_response(event);
+        if (kind == EventKind::Response) {
+            if (const auto response = read_event<ev::Response>(event)) {
+                check_response(event, response->ref, response->to);
+            }
+            return;
+        }
+        if (kind == EventKind::ResponseDropped) {
+            if (const auto dropped = read_event<ev::ResponseDropped>(event)) {
+                check_response(event, dropped->ref, dropped->to);
+            }
             return;
         }
     }
     if (runs(MessageCheck::Conservation) && view.last_ledger_fault() == LedgerFault::EndNotTaken) {
         // a route (discard, failed) or pool_forward (unhandled) ended a message not taken
-        const std::uint64_t id = kind == EventKind::Route
-                                     ? field_uint(event, layout::route::id, no_message)
-                                     : field_uint(event, trace::id, no_message);
+        std::uint64_t id = no_message;
+        if (const auto routed = read_event<ev::Route>(event)) {
+            id = routed->id;
+        } else if (const auto forward = read_event<ev::PoolForward>(event)) {
+            id = forward->id;
+        }
         conservation_violation(event, id, LedgerFault::EndNotTaken);
     }
 }
@@ -271,12 +282,12 @@ MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, 
          witness_of(event)});
 }
 
-void MessageTracker::check_response(const sim::TraceEvent& event) {
-    auto found = caller_of_.find(field_uint(event, trace::ref));
+void MessageTracker::check_response(const sim::TraceEvent& event, std::uint64_t ref,
+                                    std::uint64_t to) {
+    auto found = caller_of_.find(ref);
     if (found == caller_of_.end()) {
         return;
     }
-    const std::uint64_t to = field_uint(event, trace::to);
     if (to != found->second) {
         add(MessageCheck::Sender, event,
             "the response to ref " + std::to_string(found->first) + " went to <" +

@@ -126,7 +126,7 @@ private:
     Witness flight_witness(std::uint64_t id) const;
     // sender_preservation
     void check_sender(const HopEvent& hop, const sim::TraceEvent& event, Record& item);
-    void check_response(const sim::TraceEvent& event);
+    void check_response(const sim::TraceEvent& event, std::uint64_t ref, std::uint64_t to);
 
     std::uint32_t checks_;
     std::vector<Record> records_; // by message id

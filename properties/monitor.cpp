@@ -4,11 +4,19 @@
 
 #include <algorithm>
 
-#include "properties/event_layout.hpp"
 #include "properties/topology_view.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
+namespace {
+
+// The taker of a take (0 when it does not decode, as no process has pid 0).
+std::uint64_t take_pid(const sim::TraceEvent& event) {
+    const std::optional<runtime::ev::Take> take = read_event<runtime::ev::Take>(event);
+    return take ? take->pid.value : 0;
+}
+
+} // namespace
 
 std::string Violation::to_string() const {
     std::string text = invariant + " violated at " + sim::format_instant(at) + ": " + explanation;
@@ -170,8 +178,8 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
     const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
     // A take by a process no monitor follows skips the monitors that read followed takes only
     // (the pid read as they read it, so that a take they would act on is never skipped).
-    const bool unfollowed = slot.code == EventKind::Take && narrowing_ &&
-                            !is_followed(field_uint(event, layout::take::pid));
+    const bool unfollowed =
+        slot.code == EventKind::Take && narrowing_ && !is_followed(take_pid(event));
     const std::vector<Monitor*>& watchers =
         unfollowed ? slot.watchers_of_unfollowed : slot.watchers;
     // The code and the bounds in locals: a monitor's call could change memory, so members read

@@ -14,10 +14,6 @@ using runtime::Semantics;
 
 namespace {
 
-constexpr std::array<std::string_view, 7> state_names = {
-    "absent", "running", "dead", "disabled", "pending_disable", "pending_replace", "pending_remove",
-};
-
 CallPrediction failed(CallPrediction prediction, CallOutcome outcome) {
     prediction.outcome = outcome;
     return prediction;
@@ -185,19 +181,6 @@ CallPrediction predict_respawn(CallPrediction p, const CallEnv& env) {
 } // namespace
 
 // -- names --------------------------------------------------------------------------------
-
-std::string_view route_state_name(RouteState state) {
-    return state_names[static_cast<std::size_t>(state)];
-}
-
-std::optional<RouteState> parse_route_state(std::string_view name) {
-    for (std::size_t i = 0; i < state_names.size(); i++) {
-        if (state_names[i] == name) {
-            return static_cast<RouteState>(i);
-        }
-    }
-    return std::nullopt;
-}
 
 bool is_pending(RouteState state) {
     return state == RouteState::PendingDisable || state == RouteState::PendingReplace ||

@@ -14,25 +14,21 @@
 #include "runtime/err.hpp"
 #include "runtime/gen.hpp"
 #include "runtime/node.hpp"
+#include "runtime/route_state.hpp"
 #include "runtime/router.hpp"
 
 namespace routesim::properties {
 
-/// A route's state in the table. Absent means "no route with that name".
-enum class RouteState : std::uint8_t {
-    Absent,
-    Running,        ///< a worker PID is recorded, nothing pending (R12)
-    Dead,           ///< no PID, not disabled, nothing pending (R13, R23)
-    Disabled,       ///< disabled, no PID (R14, R29)
-    PendingDisable, ///< exit sent, waiting for it (R25)
-    PendingReplace,
-    PendingRemove,
-};
+/// A route's state in the table: the Router's one type (runtime/route_state.hpp), Absent for
+/// "no route with that name".
+using RouteState = runtime::act::RouteState;
 
 /// The trace spelling: "absent", "running", "dead", "disabled", "pending_disable", ...
-std::string_view route_state_name(RouteState state);
+using runtime::act::route_state_name;
 /// The state with that trace spelling, if any.
-std::optional<RouteState> parse_route_state(std::string_view name);
+inline std::optional<RouteState> parse_route_state(std::string_view name) {
+    return runtime::act::route_state_from_name(name);
+}
 bool is_pending(RouteState state);
 /// True for the states that record a worker PID (Running and the three pending ones).
 bool has_worker(RouteState state);

@@ -41,14 +41,24 @@ void CallOutcomeMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& ev
         return;
     }
     const CallChange change = view().last_call_change();
+    if (change != CallChange::StartedTwice && change != CallChange::EndedUnopened) {
+        return;
+    }
+    std::uint64_t caller = 0;
+    std::uint64_t ref = 0;
+    if (const auto call = read_event<runtime::ev::Call>(event)) {
+        caller = call->caller;
+        ref = call->ref;
+    } else if (const auto result = read_event<runtime::ev::CallResult>(event)) {
+        caller = result->caller;
+        ref = result->ref;
+    }
     if (change == CallChange::StartedTwice) {
-        report(event.at,
-               "call ref " + std::to_string(field_uint(event, trace::ref)) + " was started twice",
+        report(event.at, "call ref " + std::to_string(ref) + " was started twice",
                {witness_of(event)});
-    } else if (change == CallChange::EndedUnopened) {
+    } else {
         report(event.at,
-               "call ref " + std::to_string(field_uint(event, trace::ref)) + " of <" +
-                   std::to_string(field_uint(event, trace::caller)) +
+               "call ref " + std::to_string(ref) + " of <" + std::to_string(caller) +
                    "> ended although it was not open (ended twice?)",
                {witness_of(event)});
     }

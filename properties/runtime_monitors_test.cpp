@@ -614,11 +614,11 @@ public:
         return every_take_after_send_ ? "every_take_after_send" : "followed_takes";
     }
     void on_event(const sim::TraceEvent& event) override {
-        if (is_kind(event, trace::send)) {
-            follow_takes_of(field_uint(event, trace::from));
+        if (const auto send = read_event<runtime::ev::Send>(event)) {
+            follow_takes_of(send->from.value);
             follow_every_take(every_take_after_send_);
-        } else if (is_kind(event, trace::take)) {
-            takes.push_back(field_uint(event, trace::pid));
+        } else if (const auto take = read_event<runtime::ev::Take>(event)) {
+            takes.push_back(take->pid.value);
             follow_every_take(false);
         }
     }
@@ -630,7 +630,10 @@ private:
 };
 
 void emit_take(sim::TraceBus& bus, std::uint64_t pid) {
-    bus.emit(sim::Instant::zero(), trace::take, {{trace::pid, pid}});
+    sim::emit_event(bus, sim::Instant::zero(), runtime::ev::Take{.pid = pid});
+}
+void emit_send_from(sim::TraceBus& bus, std::uint64_t from) {
+    sim::emit_event(bus, sim::Instant::zero(), runtime::ev::Send{.from = from});
 }
 
 TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
@@ -644,10 +647,10 @@ TEST(MonitorSet, SparesTakesOfProcessesNoMonitorFollows) {
     sim::TraceBus bus;
     bus.add_sink(set);
     emit_take(bus, 5);
-    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{7}}});
+    emit_send_from(bus, 7);
     emit_take(bus, 7);
     emit_take(bus, 5);
-    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{3}}});
+    emit_send_from(bus, 3);
     emit_take(bus, 3);
     emit_take(bus, 4); // inside the followed range, not followed
     emit_take(bus, 7);
@@ -676,13 +679,13 @@ TEST(MonitorSet, PassesEveryTakeWhileAMonitorFollowsEveryTake) {
     sim::TraceBus bus;
     bus.add_sink(set);
     emit_take(bus, 5); // nobody follows <5>: spared
-    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
+    emit_send_from(bus, 9);
     emit_take(bus, 5); // after the send: every take reaches every monitor
     emit_take(bus, 6); // spared again
     emit_take(bus, 9); // followed by both
     EXPECT_EQ(e.takes, (std::vector<std::uint64_t>{5, 9}));
     EXPECT_EQ(f.takes, (std::vector<std::uint64_t>{5, 9}));
-    bus.emit(sim::Instant::zero(), trace::send, {{trace::from, std::uint64_t{9}}});
+    emit_send_from(bus, 9);
     set.reset(); // a new run: no monitor follows every take
     emit_take(bus, 5);
     bus.remove_sink(set);

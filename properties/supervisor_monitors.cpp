@@ -15,10 +15,19 @@ std::string pid_of(std::uint64_t pid) {
     return "<" + std::to_string(pid) + ">";
 }
 
-// "child "w" (exit of <7>)": the triggering exit of a decision.
+// "child "w" (exit of <7>)": the triggering exit of a decision (a sup_restart or a
+// sup_intensity_exceeded).
 std::string child_of(const sim::TraceEvent& event) {
-    return "child \"" + std::string(field_text(event, trace::sup_key_child)) + "\" (exit of " +
-           pid_of(field_uint(event, trace::pid)) + ")";
+    std::string_view child;
+    std::uint64_t pid = 0;
+    if (const auto restart = read_event<runtime::ev::SupRestart>(event)) {
+        child = restart->child.text;
+        pid = restart->pid;
+    } else if (const auto exceeded = read_event<runtime::ev::SupIntensityExceeded>(event)) {
+        child = exceeded->child.text;
+        pid = exceeded->pid;
+    }
+    return "child \"" + std::string(child) + "\" (exit of " + pid_of(pid) + ")";
 }
 
 } // namespace
@@ -36,9 +45,16 @@ void RestartIntensity::on_kind_event(EventKind kind, const sim::TraceEvent& even
     if (kind != EventKind::SupRestart && kind != EventKind::SupIntensityExceeded) {
         return;
     }
-    const std::uint64_t sup = field_uint(event, trace::sup_key_sup);
+    std::uint64_t sup = 0;
+    if (const auto restart = read_event<runtime::ev::SupRestart>(event)) {
+        sup = restart->sup;
+    } else if (const auto exceeded = read_event<runtime::ev::SupIntensityExceeded>(event)) {
+        sup = exceeded->sup;
+    }
     const SupervisorView* state = view().supervisor(sup);
-    RS_ASSERT(state != nullptr); // the view made it for this very event
+    if (state == nullptr) {
+        return; // an event that does not decode: the view skipped it too
+    }
     if (kind == EventKind::SupRestart) {
         on_restart(sup, *state, event);
     } else {

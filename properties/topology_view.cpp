@@ -1,90 +1,64 @@
 // TopologyView: the run's processes, route tables, supervisors, pools, pending calls and
-// ledger, updated per trace event. Every field of an event is read in the decode section at
-// the top of this file and nowhere else, so a typed event decode replaces only that section.
+// ledger, updated per trace event. Events are read typed (runtime/events.hpp, read_event in
+// apply), by member, never by field position or key.
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/topology_view.hpp"
 
 #include <algorithm>
 
-#include "properties/event_layout.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
-#include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
-namespace trace = runtime::trace;
+namespace ev = runtime::ev;
 namespace {
 
-// -- decode: the one place that reads events' fields ------------------------------------
+// -- decode: events arrive typed (read_event in apply); these helpers turn them into the
+// view's own terms --------------------------------------------------------------------------
 
-constexpr std::uint64_t exit_type = static_cast<std::uint64_t>(runtime::MailboxType::Exit);
-constexpr std::uint64_t request_type = static_cast<std::uint64_t>(runtime::MailboxType::Request);
-constexpr std::uint64_t event_type = static_cast<std::uint64_t>(runtime::MailboxType::Event);
-constexpr FieldAt id_second{trace::id, 1}; // take, drop and preserve put the id second
-constexpr FieldAt router_first{trace::router, 0};
 constexpr std::uint64_t no_message_id = ~std::uint64_t{0}; // no emitter hands it out
 
-// field_uint with find_field's fast path inline (the ledger reads a few fields of most events).
-[[gnu::always_inline]] inline std::uint64_t uint_at(const sim::TraceEvent& event,
-                                                    const FieldAt& at) {
-    if (at.position < event.field_count && &event.fields[at.position].key == &at.key &&
-        event.fields[at.position].value.type() != sim::TraceValue::Type::Text) {
-        return event.fields[at.position].value.as_uint();
-    }
-    return field_uint(event, at);
-}
-
-constexpr FieldAt send_type{trace::type, 4};
-constexpr FieldAt send_msg{trace::msg, 5};
-
-// Each message step is decoded here once, with every field a reader of it needs (the view's
-// ledger, and through last_hop() the message monitors).
-MessageHop decode_send(const sim::TraceEvent& event) {
+// Each message step is decoded once, with every field a reader of it needs (the view's ledger,
+// and through last_hop() the message monitors).
+MessageHop hop_of(const ev::Send& send) {
     return MessageHop{.kind = HopKind::Send,
-                      .id = uint_at(event, layout::send::id),
-                      .by = uint_at(event, layout::send::from),
-                      .to = uint_at(event, layout::send::to),
-                      .queue = uint_at(event, layout::send::queue),
-                      .type = uint_at(event, send_type)};
+                      .id = send.id,
+                      .by = send.from.value,
+                      .to = send.to.value,
+                      .queue = static_cast<std::uint64_t>(send.queue),
+                      .type = static_cast<std::uint64_t>(send.type)};
 }
-std::string_view decode_send_msg(const sim::TraceEvent& event) {
-    return field_text(event, send_msg);
-}
-MessageHop decode_forward(const sim::TraceEvent& event) {
+MessageHop hop_of(const ev::Forward& forward) {
     return MessageHop{.kind = HopKind::Forward,
-                      .id = uint_at(event, layout::forward::id),
-                      .by = uint_at(event, layout::forward::by),
-                      .to = uint_at(event, layout::forward::to),
-                      .from = uint_at(event, layout::forward::from),
-                      .queue = uint_at(event, layout::forward::queue)};
+                      .id = forward.id,
+                      .by = forward.by.value,
+                      .to = forward.to.value,
+                      .from = forward.from,
+                      .queue = static_cast<std::uint64_t>(forward.queue)};
 }
-MessageHop decode_take(const sim::TraceEvent& event) {
+MessageHop hop_of(const ev::Take& take) {
     return MessageHop{.kind = HopKind::Take,
-                      .id = uint_at(event, layout::take::id),
-                      .by = uint_at(event, layout::take::pid),
-                      .from = uint_at(event, layout::take::from),
-                      .type = uint_at(event, layout::take::type)};
+                      .id = take.id,
+                      .by = take.pid.value,
+                      .from = take.from,
+                      .type = static_cast<std::uint64_t>(take.type)};
 }
-MessageHop decode_drop(const sim::TraceEvent& event) {
-    return MessageHop{.kind = HopKind::Drop,
-                      .id = uint_at(event, layout::drop::id),
-                      .by = uint_at(event, layout::drop::pid)};
+MessageHop hop_of(const ev::Drop& drop) {
+    return MessageHop{.kind = HopKind::Drop, .id = drop.id, .by = drop.pid};
 }
-MessageHop decode_preserve(const sim::TraceEvent& event) {
-    return MessageHop{.kind = HopKind::Preserve,
-                      .id = uint_at(event, id_second),
-                      .by = field_uint(event, trace::pid),
-                      .to = field_uint(event, trace::parent)};
+MessageHop hop_of(const ev::Preserve& preserve) {
+    return MessageHop{
+        .kind = HopKind::Preserve, .id = preserve.id, .by = preserve.pid, .to = preserve.parent};
 }
 
-MessageClass class_of_send(std::uint64_t type, std::string_view msg) {
-    if (type == exit_type) {
+MessageClass class_of_send(runtime::MailboxType type, std::string_view msg) {
+    if (type == runtime::MailboxType::Exit) {
         return MessageClass::ExitSignal;
     }
-    if (type >= event_type) {
+    if (type >= runtime::MailboxType::Event) {
         return MessageClass::Internal;
     }
     if (msg.empty() || msg.front() != 'r') {
@@ -94,59 +68,6 @@ MessageClass class_of_send(std::uint64_t type, std::string_view msg) {
         return MessageClass::Admin;
     }
     return msg.starts_with("routesim.") ? MessageClass::Internal : MessageClass::User;
-}
-
-struct RouteFields { // route, route_init, route_restart, route_pending, route_admin
-    std::uint64_t router = 0;
-    std::uint64_t id = 0;
-    std::string_view name;
-    std::string_view resolution; // route
-    std::uint64_t worker = 0;
-    std::string_view from_state; // route_pending
-    std::string_view to_state;   // route_pending
-    std::string_view op;         // route_admin
-    std::string_view result;     // route_admin
-};
-
-RouteFields decode_route(EventKind kind, const sim::TraceEvent& event) {
-    RouteFields fields;
-    if (kind == EventKind::Route) {
-        fields.router = uint_at(event, layout::route::router);
-        fields.id = uint_at(event, layout::route::id);
-        fields.name = field_text(event, layout::route::name);
-        fields.resolution = field_text(event, layout::route::resolution);
-        fields.worker = uint_at(event, layout::route::worker);
-        return fields;
-    }
-    fields.router = uint_at(event, router_first);
-    fields.name = field_text(event, trace::name);
-    fields.worker = field_uint(event, trace::worker);
-    if (kind == EventKind::RoutePending) {
-        fields.from_state = field_text(event, trace::from_state);
-        fields.to_state = field_text(event, trace::to_state);
-    } else if (kind == EventKind::RouteAdmin) {
-        fields.op = field_text(event, trace::op);
-        fields.result = field_text(event, trace::result);
-    }
-    return fields;
-}
-
-struct SupFields { // sup_restart, sup_intensity_exceeded, sup_child_exit, sup_shutdown
-    std::uint64_t sup = 0;
-    std::string_view child;
-    std::uint64_t pid = 0;
-    std::string_view reason;
-    std::uint64_t intensity = 0;
-    std::int64_t period_ns = 0;
-};
-
-SupFields decode_sup(const sim::TraceEvent& event) {
-    return SupFields{field_uint(event, trace::sup_key_sup),
-                     field_text(event, trace::sup_key_child),
-                     field_uint(event, trace::pid),
-                     field_text(event, trace::reason),
-                     field_uint(event, trace::sup_key_intensity),
-                     static_cast<std::int64_t>(field_uint(event, trace::sup_key_period_ns))};
 }
 
 std::optional<RouteOp> parse_route_op(std::string_view text) {
@@ -443,37 +364,38 @@ PoolView& TopologyView::pool_or_add(std::uint64_t pid) {
     return pools_[slot.pool];
 }
 
-void TopologyView::on_spawn(EventKind kind, const sim::TraceEvent& event) {
-    const std::uint64_t pid = field_uint(event, trace::pid);
-    if (kind == EventKind::SpawnFailed) {
-        if (ProcessView* known = process_mut(pid); known != nullptr) {
-            known->alive = false;
-            known->exited = true;
-            known->init_failed = true;
-            known->ended = event.at;
-            known->end_reason = field_text(event, trace::reason);
-        }
-        if (RouterView* failed = router_mut(pid); failed != nullptr) {
-            failed->alive = false; // R6: its Init failed
-            failed->died = event.at;
-            failed->died_reason = field_text(event, trace::reason);
-        }
-        if (RouterView* parent = router_mut(field_uint(event, trace::parent));
-            parent != nullptr && parent->fresh_spawn == pid) {
-            parent->fresh_spawn = 0;
-        }
-        return;
+void TopologyView::on_spawn_failed(const ev::SpawnFailed& failed, sim::Instant at) {
+    const std::uint64_t pid = failed.pid;
+    if (ProcessView* known = process_mut(pid); known != nullptr) {
+        known->alive = false;
+        known->exited = true;
+        known->init_failed = true;
+        known->ended = at;
+        known->end_reason = failed.reason.text;
     }
+    if (RouterView* router = router_mut(pid); router != nullptr) {
+        router->alive = false; // R6: its Init failed
+        router->died = at;
+        router->died_reason = failed.reason.text;
+    }
+    if (RouterView* parent = router_mut(failed.parent);
+        parent != nullptr && parent->fresh_spawn == pid) {
+        parent->fresh_spawn = 0;
+    }
+}
+
+void TopologyView::on_spawn(const ev::Spawn& spawn, sim::Instant at) {
+    const std::uint64_t pid = spawn.pid;
     Roles& slot = roles_of(pid);
     RS_ASSERT(slot.process == none); // a pid is spawned once
     slot.process = static_cast<std::uint32_t>(processes_.size());
     ProcessView& made = processes_.emplace_back();
     made.pid = pid;
-    made.parent = field_uint(event, trace::parent);
-    made.name = field_text(event, trace::name);
-    made.behavior = field_text(event, trace::behavior);
-    made.kind = field_text(event, trace::kind);
-    made.spawned = event.at;
+    made.parent = spawn.parent;
+    made.name = spawn.name.text;
+    made.behavior = spawn.behavior.text;
+    made.kind = spawn.behavior_kind.text;
+    made.spawned = at;
     if (made.kind == "Router") {
         router_or_add(pid);
     } else if (made.kind == "Supervisor") {
@@ -502,32 +424,32 @@ void TopologyView::on_spawn(EventKind kind, const sim::TraceEvent& event) {
     }
 }
 
-void TopologyView::on_exit(const sim::TraceEvent& event) {
-    const std::uint64_t pid = field_uint(event, trace::pid);
+void TopologyView::on_exit(const ev::Exit& exit, sim::Instant at) {
+    const std::uint64_t pid = exit.pid;
     ProcessView* ended = process_mut(pid);
     if (ended == nullptr) { // a hand-made trace may not spawn it
         roles_of(pid).process = static_cast<std::uint32_t>(processes_.size());
         ended = &processes_.emplace_back();
         ended->pid = pid;
-        ended->spawned = event.at;
+        ended->spawned = at;
     }
     RS_ASSERT(!ended->exited); // a process exits once
     ended->alive = false;
     ended->exited = true;
-    ended->ended = event.at;
-    ended->end_reason = field_text(event, trace::reason);
+    ended->ended = at;
+    ended->end_reason = exit.reason.text;
     std::erase_if(registered_, [pid](const auto& entry) { return entry.second == pid; });
     const Roles& slot = *roles(pid);
     if (slot.router != none) {
         RouterView& router = routers_[slot.router];
         router.alive = false; // its table stays as it was
-        router.died = event.at;
+        router.died = at;
         router.died_reason = ended->end_reason;
     }
     if (slot.supervisor != none) {
         SupervisorView& sup = supervisors_[slot.supervisor];
         sup.terminated = true;
-        sup.terminated_at = event.at;
+        sup.terminated_at = at;
         sup.terminated_reason = ended->end_reason;
     }
     if (const Roles* parent = roles(ended->parent);
@@ -541,17 +463,15 @@ void TopologyView::on_exit(const sim::TraceEvent& event) {
     }
 }
 
-void TopologyView::on_kill(const sim::TraceEvent& event) {
+void TopologyView::on_kill(const ev::Kill& kill) {
     // §3.3: a killed process is a Zombee until its exit: no longer alive.
-    if (ProcessView* killed = process_mut(field_uint(event, trace::pid)); killed != nullptr) {
+    if (ProcessView* killed = process_mut(kill.pid); killed != nullptr) {
         killed->killed = true;
         killed->alive = false;
     }
 }
 
-void TopologyView::on_register(const sim::TraceEvent& event, bool add) {
-    const std::uint64_t pid = field_uint(event, trace::pid);
-    const std::string_view name = field_text(event, trace::name);
+void TopologyView::on_register(std::uint64_t pid, std::string_view name, bool add) {
     std::erase_if(registered_, [name](const auto& entry) { return entry.first == name; });
     if (add) {
         registered_.emplace_back(std::string(name), pid);
@@ -583,94 +503,89 @@ void TopologyView::erase_route(RouterView& router, std::size_t index, sim::Insta
     router.routes.erase(router.routes.begin() + static_cast<std::ptrdiff_t>(index)); // R27
 }
 
-void TopologyView::on_route_init(const sim::TraceEvent& event) {
-    const RouteFields fields = decode_route(EventKind::RouteInit, event);
-    RouterView& router = router_or_add(fields.router); // a hand-made trace may start here
+void TopologyView::on_route_init(const ev::RouteInit& init, std::uint64_t seq) {
+    RouterView& router = router_or_add(init.router); // a hand-made trace may start here
     router.fresh_spawn = 0;
-    if (router.route(fields.name) != nullptr) {
+    if (router.route(init.name.text) != nullptr) {
         return; // R48: Init refuses a duplicate name
     }
-    router.routes.push_back(RouteView{std::string(fields.name), RouteState::Running, fields.worker,
-                                      0, event.seq}); // R5: declaration order
-    note_worker(fields.worker, fields.name);
+    router.routes.push_back(RouteView{std::string(init.name.text), RouteState::Running, init.worker,
+                                      0, seq}); // R5: declaration order
+    note_worker(init.worker, init.name.text);
 }
 
-[[gnu::always_inline]] inline void TopologyView::on_route(const sim::TraceEvent& event) {
-    // The common resolutions count only: decoded apart, without the name.
-    RouterView* router = router_mut(uint_at(event, layout::route::router));
+[[gnu::always_inline]] inline void TopologyView::on_route(const ev::Route& routed,
+                                                          std::uint64_t seq) {
+    RouterView* router = router_mut(routed.router.value);
     if (router == nullptr) {
         return;
     }
-    const std::string_view resolution = field_text(event, layout::route::resolution);
-    if (resolution == "owned") {
+    switch (routed.resolution) {
+    case ev::Resolution::Owned:
         router->forwarded_owned++;
         return;
-    }
-    if (resolution == "registry") {
+    case ev::Resolution::Registry:
         router->forwarded_registry++;
         return;
-    }
-    const RouteFields fields = decode_route(EventKind::Route, event);
-    if (resolution == "discard") {
+    case ev::Resolution::Discard:
         router->discarded++;
-        end_taken(fields.id, &Ledger::discarded);
-    } else if (resolution == "failed") {
+        end_taken(routed.id, &Ledger::discarded);
+        return;
+    case ev::Resolution::Failed:
         router->failed++;
-        end_taken(fields.id, &Ledger::route_failed);
-        RouteView* route = find_route(*router, fields.name);
-        if (route != nullptr && fields.worker == 0 && route->state == RouteState::Running) {
+        end_taken(routed.id, &Ledger::route_failed);
+        if (RouteView* route = find_route(*router, routed.name.text);
+            route != nullptr && routed.worker == 0 && route->state == RouteState::Running) {
             route->state = RouteState::Dead; // R13: the lazy restart failed
             route->worker = 0;
-            route->since_seq = event.seq;
+            route->since_seq = seq;
         }
+        return;
     }
 }
 
-void TopologyView::on_route_restart(const sim::TraceEvent& event) {
-    const RouteFields fields = decode_route(EventKind::RouteRestart, event);
-    RouterView* router = router_mut(fields.router);
+void TopologyView::on_route_restart(const ev::RouteRestart& restart, std::uint64_t seq) {
+    RouterView* router = router_mut(restart.router);
     if (router == nullptr) {
         return;
     }
     router->fresh_spawn = 0;
-    RouteView* route = find_route(*router, fields.name);
+    RouteView* route = find_route(*router, restart.name.text);
     if (route == nullptr) {
         return;
     }
     route->state = RouteState::Running; // R13, R22, R45
-    route->worker = fields.worker;
-    note_worker(fields.worker, fields.name);
+    route->worker = restart.worker;
+    note_worker(restart.worker, restart.name.text);
     route->restarts++;
-    route->since_seq = event.seq;
+    route->since_seq = seq;
 }
 
-void TopologyView::on_route_pending(const sim::TraceEvent& event) {
-    const RouteFields fields = decode_route(EventKind::RoutePending, event);
-    RouterView* router = router_mut(fields.router);
+void TopologyView::on_route_pending(const ev::RoutePending& pending, const sim::TraceEvent& event) {
+    RouterView* router = router_mut(pending.router);
     if (router == nullptr) {
         return;
     }
     router->fresh_spawn = 0;
-    const std::optional<RouteState> to = parse_route_state(fields.to_state);
-    RouteView* route = find_route(*router, fields.name);
-    if (!to || route == nullptr) {
+    RouteView* route = find_route(*router, pending.name.text);
+    if (route == nullptr) {
         return;
     }
-    if (*to == RouteState::Absent) {
+    if (pending.to_state == RouteState::Absent) {
         erase_route(*router, static_cast<std::size_t>(route - router->routes.data()), event.at);
         return;
     }
-    route->state = *to; // R25, R27, R50
-    route->worker = fields.worker;
-    note_worker(fields.worker, fields.name);
+    route->state = pending.to_state; // R25, R27, R50
+    route->worker = pending.worker;
+    note_worker(pending.worker, pending.name.text);
     route->since_seq = event.seq;
 }
 
-void TopologyView::on_route_admin(const sim::TraceEvent& event) {
-    const RouteFields fields = decode_route(EventKind::RouteAdmin, event);
-    RouterView* router = router_mut(fields.router);
-    const std::optional<RouteOp> op = parse_route_op(fields.op);
-    if (router == nullptr || !op || fields.result != "ok") {
+void TopologyView::on_route_admin(const ev::RouteAdmin& admin, const sim::TraceEvent& event) {
+    RouterView* router = router_mut(admin.router);
+    const std::optional<RouteOp> op = parse_route_op(admin.op.text);
+    const std::string_view name = admin.name.text;
+    if (router == nullptr || !op || admin.result.text != "ok") {
         if (router != nullptr) {
             router->fresh_spawn = 0;
         }
@@ -678,15 +593,15 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
     }
     const std::uint64_t spawned = router->fresh_spawn;
     router->fresh_spawn = 0;
-    RouteView* route = find_route(*router, fields.name);
+    RouteView* route = find_route(*router, name);
     if (route != nullptr && is_pending(route->state)) {
         return; // this call's route_pending told the change (R25)
     }
     if (route == nullptr) {
         if (*op == RouteOp::Add) { // R30: appended at the end of the table
             router->routes.push_back(
-                RouteView{std::string(fields.name), RouteState::Running, spawned, 0, event.seq});
-            note_worker(spawned, fields.name);
+                RouteView{std::string(name), RouteState::Running, spawned, 0, event.seq});
+            note_worker(spawned, name);
         }
         return;
     }
@@ -704,7 +619,7 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
     default: // enable, replace, respawn: a fresh worker when one was spawned
         route->state = spawned != 0 ? RouteState::Running : RouteState::Dead;
         route->worker = spawned;
-        note_worker(spawned, fields.name);
+        note_worker(spawned, name);
         break;
     }
     route->since_seq = event.seq;
@@ -712,8 +627,8 @@ void TopologyView::on_route_admin(const sim::TraceEvent& event) {
 
 // -- supervisors, pools, calls --------------------------------------------------------------
 
-void TopologyView::on_supervisor(EventKind kind, const sim::TraceEvent& event) {
-    const SupFields fields = decode_sup(event);
+void TopologyView::on_supervisor(EventKind kind, const SupFields& fields,
+                                 const sim::TraceEvent& event) {
     SupervisorView& sup = supervisor_or_add(fields.sup);
     // An exit names the incarnation; a decision names the child spec.
     auto child =
@@ -765,23 +680,20 @@ void TopologyView::slide_window(SupervisorView& sup, sim::Instant now) {
     RS_ASSERT(sup.window.empty() || now - sup.window.front().at <= sup.period);
 }
 
-void TopologyView::on_pool_forward(const sim::TraceEvent& event) {
-    const std::uint64_t pool_pid = field_uint(event, trace::pool_key_pool);
-    const std::string_view outcome = field_text(event, trace::outcome);
-    const std::uint64_t id = field_uint(event, trace::id);
-    PoolView& pool = pool_or_add(pool_pid);
+void TopologyView::on_pool_forward(const ev::PoolForward& forward) {
+    const std::string_view outcome = forward.outcome.text;
+    PoolView& pool = pool_or_add(forward.pool);
     if (outcome == "ok" || outcome == "respawned") {
         pool.forwarded++;
-        pool.worker_restarts += outcome == "respawned" ? 1 : 0;
+        pool.worker_restarts += outcome == "respawned" ? 1U : 0U;
     } else if (outcome == "unhandled") {
         pool.unhandled++;
-        end_taken(id, &Ledger::unhandled);
+        end_taken(forward.id, &Ledger::unhandled);
     }
 }
 
-void TopologyView::on_call(EventKind kind, const sim::TraceEvent& event) {
-    const std::uint64_t caller = field_uint(event, trace::caller);
-    const std::uint64_t ref = field_uint(event, trace::ref);
+void TopologyView::on_call(EventKind kind, std::uint64_t caller, std::uint64_t ref,
+                           const sim::TraceEvent& event) {
     auto open = std::find_if(calls_.begin(), calls_.end(), [&](const PendingCall& call) {
         return call.caller == caller && call.ref == ref;
     });
@@ -822,13 +734,13 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
     item.where = where;
 }
 
-[[gnu::always_inline]] inline void TopologyView::on_send(const sim::TraceEvent& event) {
-    const MessageHop& hop = last_hop_ = decode_send(event);
+[[gnu::always_inline]] inline void TopologyView::on_send(const ev::Send& send, std::uint64_t seq) {
+    const MessageHop& hop = last_hop_ = hop_of(send);
     if (hop.id == no_message_id) {
         return;
     }
     last_fault_ = LedgerFault::None;
-    if (hop.type == request_type) {
+    if (send.type == runtime::MailboxType::Request) {
         last_request_ = {hop.by, hop.to}; // the call event that follows names its target
     }
     MessageRecord& item = record(hop.id);
@@ -836,15 +748,16 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
         last_fault_ = LedgerFault::SentTwice;
         return;
     }
-    item.what = class_of_send(hop.type, decode_send_msg(event));
+    item.what = class_of_send(send.type, send.msg.text);
     move(item, MessageWhere::Queued);
     item.holder = hop.to;
-    item.last_seq = event.seq;
+    item.last_seq = seq;
     sent_[static_cast<std::size_t>(item.what)]++;
 }
 
-[[gnu::always_inline]] inline void TopologyView::on_forward(const sim::TraceEvent& event) {
-    const MessageHop& hop = last_hop_ = decode_forward(event);
+[[gnu::always_inline]] inline void TopologyView::on_forward(const ev::Forward& forward,
+                                                            std::uint64_t seq) {
+    const MessageHop& hop = last_hop_ = hop_of(forward);
     if (hop.id == no_message_id) {
         return;
     }
@@ -858,24 +771,24 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
     }
     move(item, MessageWhere::Queued);
     item.holder = hop.to;
-    item.last_seq = event.seq;
+    item.last_seq = seq;
 }
 
-[[gnu::always_inline]] inline void TopologyView::on_take(const sim::TraceEvent& event) {
-    const MessageHop& hop = last_hop_ = decode_take(event);
+[[gnu::always_inline]] inline void TopologyView::on_take(const ev::Take& take, std::uint64_t seq) {
+    const MessageHop& hop = last_hop_ = hop_of(take);
     // Most takes are workers' and clients': pids outside the range routers ever had.
     const Roles* taker = hop.by < routers_low_ || hop.by > routers_high_ ? nullptr : roles(hop.by);
     if (taker != nullptr && taker->router != none) {
         RouterView& router = routers_[taker->router];
         router.fresh_spawn = 0;
-        if (hop.type == exit_type) { // R22, R23: a Running route's worker exited
+        if (take.type == runtime::MailboxType::Exit) { // R22, R23: a Running route's worker exited
             const std::uint64_t from = hop.from;
             RouteView* route =
                 const_cast<RouteView*>(from == 0 ? nullptr : router.route_of_worker(from));
             if (route != nullptr && route->state == RouteState::Running) {
                 route->state = RouteState::Dead;
                 route->worker = 0;
-                route->since_seq = event.seq;
+                route->since_seq = seq;
             }
         }
     }
@@ -889,11 +802,11 @@ MessageRecord& TopologyView::grow_to(std::uint64_t id) {
         return;
     }
     move(item, MessageWhere::Taken);
-    item.last_seq = event.seq;
+    item.last_seq = seq;
 }
 
-void TopologyView::on_drop(const sim::TraceEvent& event) {
-    const MessageHop& hop = last_hop_ = decode_drop(event);
+void TopologyView::on_drop(const ev::Drop& drop) {
+    const MessageHop& hop = last_hop_ = hop_of(drop);
     if (hop.id == no_message_id) {
         return;
     }
@@ -909,11 +822,11 @@ void TopologyView::on_drop(const sim::TraceEvent& event) {
     move(item, MessageWhere::Ended);
     Ledger& ends = ends_[static_cast<std::size_t>(item.what)];
     ends.dropped++;
-    ends.dropped_by_reason[std::string(field_text(event, layout::drop::reason))]++;
+    ends.dropped_by_reason[std::string(drop.reason.text)]++;
 }
 
-void TopologyView::on_preserve(const sim::TraceEvent& event) {
-    const MessageHop& hop = last_hop_ = decode_preserve(event);
+void TopologyView::on_preserve(const ev::Preserve& preserve, std::uint64_t seq) {
+    const MessageHop& hop = last_hop_ = hop_of(preserve);
     if (hop.id == no_message_id) {
         return;
     }
@@ -925,7 +838,7 @@ void TopologyView::on_preserve(const sim::TraceEvent& event) {
     }
     move(item, MessageWhere::Kept); // held by the supervisor for the next incarnation
     item.holder = hop.to;
-    item.last_seq = event.seq;
+    item.last_seq = seq;
 }
 
 void TopologyView::end_taken(std::uint64_t id, std::uint64_t Ledger::*category) {
@@ -944,65 +857,135 @@ void TopologyView::end_taken(std::uint64_t id, std::uint64_t Ledger::*category) 
 
 // -- dispatch -------------------------------------------------------------------------------
 
+// The event of `kind` decoded as E and handed to `handle`; an event that does not decode (a
+// hand-edited trace) is skipped. Returns whether it decoded.
+template <class E, class Handle>
+[[gnu::always_inline]] inline bool TopologyView::with(const sim::TraceEvent& event,
+                                                      Handle&& handle) {
+    std::optional<E> decoded = read_event<E>(event);
+    if (decoded) {
+        handle(*decoded);
+    }
+    return decoded.has_value();
+}
+
 void TopologyView::apply(EventKind kind, const sim::TraceEvent& event) {
     last_fault_ = LedgerFault::None;
+    const std::uint64_t seq = event.seq;
+    bool read = true;
     switch (kind) {
     case EventKind::Take:
-        on_take(event);
-        return;
+        read = with<ev::Take>(event, [&](const ev::Take& take) { on_take(take, seq); });
+        break;
     case EventKind::Send:
-        on_send(event);
-        return;
+        read = with<ev::Send>(event, [&](const ev::Send& send) { on_send(send, seq); });
+        break;
     case EventKind::Forward:
-        on_forward(event);
-        return;
+        read = with<ev::Forward>(event, [&](const ev::Forward& fwd) { on_forward(fwd, seq); });
+        break;
     case EventKind::Route:
-        on_route(event);
+        with<ev::Route>(event, [&](const ev::Route& routed) { on_route(routed, seq); });
         return;
     case EventKind::Drop:
-        on_drop(event);
-        return;
+        read = with<ev::Drop>(event, [&](const ev::Drop& drop) { on_drop(drop); });
+        break;
     case EventKind::Preserve:
-        on_preserve(event);
+        read = with<ev::Preserve>(event, [&](const ev::Preserve& kept) { on_preserve(kept, seq); });
+        break;
+    default:
+        apply_rare(kind, event);
         return;
+    }
+    if (!read) [[unlikely]] {
+        last_hop_ = MessageHop{.id = no_message_id}; // a reader of last_hop() skips it too
+    }
+}
+
+void TopologyView::apply_rare(EventKind kind, const sim::TraceEvent& event) {
+    const sim::Instant at = event.at;
+    switch (kind) {
     case EventKind::PoolForward:
-        on_pool_forward(event);
+        with<ev::PoolForward>(event, [&](const ev::PoolForward& fwd) { on_pool_forward(fwd); });
         return;
     case EventKind::Spawn:
+        with<ev::Spawn>(event, [&](const ev::Spawn& spawn) { on_spawn(spawn, at); });
+        return;
     case EventKind::SpawnFailed:
-        on_spawn(kind, event);
+        with<ev::SpawnFailed>(event,
+                              [&](const ev::SpawnFailed& failed) { on_spawn_failed(failed, at); });
         return;
     case EventKind::Exit:
-        on_exit(event);
+        with<ev::Exit>(event, [&](const ev::Exit& exit) { on_exit(exit, at); });
         return;
     case EventKind::Kill:
-        on_kill(event);
+        with<ev::Kill>(event, [&](const ev::Kill& kill) { on_kill(kill); });
         return;
     case EventKind::Register:
-    case EventKind::Unregister:
-        on_register(event, kind == EventKind::Register);
+        with<ev::Register>(
+            event, [&](const ev::Register& reg) { on_register(reg.pid, reg.name.text, true); });
         return;
+    case EventKind::Unregister:
+        with<ev::Unregister>(event, [&](const ev::Unregister& unreg) {
+            on_register(unreg.pid, unreg.name.text, false);
+        });
+        return;
+    default:
+        apply_route_or_tree(kind, event);
+        return;
+    }
+}
+
+void TopologyView::apply_route_or_tree(EventKind kind, const sim::TraceEvent& event) {
+    const std::uint64_t seq = event.seq;
+    switch (kind) {
     case EventKind::RouteInit:
-        on_route_init(event);
+        with<ev::RouteInit>(event, [&](const ev::RouteInit& init) { on_route_init(init, seq); });
         return;
     case EventKind::RouteRestart:
-        on_route_restart(event);
+        with<ev::RouteRestart>(
+            event, [&](const ev::RouteRestart& again) { on_route_restart(again, seq); });
         return;
     case EventKind::RoutePending:
-        on_route_pending(event);
+        with<ev::RoutePending>(
+            event, [&](const ev::RoutePending& pending) { on_route_pending(pending, event); });
         return;
     case EventKind::RouteAdmin:
-        on_route_admin(event);
+        with<ev::RouteAdmin>(event,
+                             [&](const ev::RouteAdmin& admin) { on_route_admin(admin, event); });
         return;
     case EventKind::SupRestart:
+        with<ev::SupRestart>(event, [&](const ev::SupRestart& sup) {
+            on_supervisor(kind,
+                          SupFields{sup.sup, sup.child.text, sup.pid, sup.reason.text,
+                                    sup.intensity, sup.period_ns},
+                          event);
+        });
+        return;
     case EventKind::SupIntensityExceeded:
+        with<ev::SupIntensityExceeded>(event, [&](const ev::SupIntensityExceeded& sup) {
+            on_supervisor(kind, SupFields{sup.sup, sup.child.text, sup.pid, sup.reason.text},
+                          event);
+        });
+        return;
     case EventKind::SupChildExit:
+        with<ev::SupChildExit>(event, [&](const ev::SupChildExit& sup) {
+            on_supervisor(kind, SupFields{sup.sup, sup.child.text, sup.pid, sup.reason.text},
+                          event);
+        });
+        return;
     case EventKind::SupShutdown:
-        on_supervisor(kind, event);
+        with<ev::SupShutdown>(event, [&](const ev::SupShutdown& sup) {
+            on_supervisor(kind, SupFields{.sup = sup.sup, .reason = sup.reason.text}, event);
+        });
         return;
     case EventKind::Call:
+        with<ev::Call>(event,
+                       [&](const ev::Call& call) { on_call(kind, call.caller, call.ref, event); });
+        return;
     case EventKind::CallResult:
-        on_call(kind, event);
+        with<ev::CallResult>(event, [&](const ev::CallResult& result) {
+            on_call(kind, result.caller, result.ref, event);
+        });
         return;
     default:
         return;

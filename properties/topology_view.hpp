@@ -292,33 +292,49 @@ private:
     PoolView& pool_or_add(std::uint64_t pid);
     Ledger ledger_of(bool user_only) const;
 
-    void on_spawn(EventKind kind, const sim::TraceEvent& event);
-    void on_exit(const sim::TraceEvent& event);
-    void on_kill(const sim::TraceEvent& event);
-    void on_register(const sim::TraceEvent& event, bool add);
-    void on_take(const sim::TraceEvent& event);
-    void on_route(const sim::TraceEvent& event);
-    void on_route_init(const sim::TraceEvent& event);
-    void on_route_restart(const sim::TraceEvent& event);
-    void on_route_pending(const sim::TraceEvent& event);
-    void on_route_admin(const sim::TraceEvent& event);
+    // apply's cases: the hot kinds inline, the others out of line
+    template <class E, class Handle>
+    bool with(const sim::TraceEvent& event, Handle&& handle);
+    void apply_rare(EventKind kind, const sim::TraceEvent& event);
+    void apply_route_or_tree(EventKind kind, const sim::TraceEvent& event);
+    void on_spawn(const runtime::ev::Spawn& spawn, sim::Instant at);
+    void on_spawn_failed(const runtime::ev::SpawnFailed& failed, sim::Instant at);
+    void on_exit(const runtime::ev::Exit& exit, sim::Instant at);
+    void on_kill(const runtime::ev::Kill& kill);
+    void on_register(std::uint64_t pid, std::string_view name, bool add);
+    void on_take(const runtime::ev::Take& take, std::uint64_t seq);
+    void on_route(const runtime::ev::Route& routed, std::uint64_t seq);
+    void on_route_init(const runtime::ev::RouteInit& init, std::uint64_t seq);
+    void on_route_restart(const runtime::ev::RouteRestart& restart, std::uint64_t seq);
+    void on_route_pending(const runtime::ev::RoutePending& pending, const sim::TraceEvent& event);
+    void on_route_admin(const runtime::ev::RouteAdmin& admin, const sim::TraceEvent& event);
     void erase_route(RouterView& router, std::size_t index, sim::Instant at);
     /// Names `worker` after `route` unless it has a route name already.
     void note_worker(std::uint64_t worker, std::string_view route);
-    void on_supervisor(EventKind kind, const sim::TraceEvent& event);
+    // The fields the four supervisor events share (those an event lacks stay empty).
+    struct SupFields {
+        std::uint64_t sup = 0;
+        std::string_view child;
+        std::uint64_t pid = 0;
+        std::string_view reason;
+        std::uint64_t intensity = 0;
+        std::int64_t period_ns = 0;
+    };
+    void on_supervisor(EventKind kind, const SupFields& fields, const sim::TraceEvent& event);
     static void slide_window(SupervisorView& sup, sim::Instant now);
-    void on_pool_forward(const sim::TraceEvent& event);
-    void on_call(EventKind kind, const sim::TraceEvent& event);
+    void on_pool_forward(const runtime::ev::PoolForward& forward);
+    void on_call(EventKind kind, std::uint64_t caller, std::uint64_t ref,
+                 const sim::TraceEvent& event);
     // the ledger
     MessageRecord& record(std::uint64_t id) {
         return id < messages_.size() ? messages_[id] : grow_to(id);
     }
     MessageRecord& grow_to(std::uint64_t id);
     void move(MessageRecord& item, MessageWhere where);
-    void on_send(const sim::TraceEvent& event);
-    void on_forward(const sim::TraceEvent& event);
-    void on_drop(const sim::TraceEvent& event);
-    void on_preserve(const sim::TraceEvent& event);
+    void on_send(const runtime::ev::Send& send, std::uint64_t seq);
+    void on_forward(const runtime::ev::Forward& forward, std::uint64_t seq);
+    void on_drop(const runtime::ev::Drop& drop);
+    void on_preserve(const runtime::ev::Preserve& preserve, std::uint64_t seq);
     void end_taken(std::uint64_t id, std::uint64_t Ledger::*category);
 
     std::vector<ProcessView> processes_;

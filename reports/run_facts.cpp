@@ -4,27 +4,19 @@
 
 #include <string_view>
 
-#include "properties/monitor.hpp"
+#include "properties/event_kind.hpp"
+#include "properties/route_model.hpp"
+#include "runtime/events.hpp"
 #include "runtime/pool.hpp"
 #include "runtime/router.hpp"
 #include "runtime/supervisor.hpp"
-#include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::reports {
 namespace {
 
-namespace trace = runtime::trace;
-using properties::field_text;
-using properties::field_uint;
-using properties::is_kind;
-
-// The scenario runner's injected kill (scenarios/run/detail/faults.cpp); not a runtime key.
-const sim::TraceKey fault_kill_key{"fault_kill"};
-
-bool is_pending_state(std::string_view state) {
-    return state.starts_with("pending_");
-}
+namespace ev = runtime::ev;
+using properties::read_event;
 
 } // namespace
 
@@ -53,36 +45,59 @@ void TraceCollector::on_event(const sim::TraceEvent& event) {
     if (facts_.records.size() < options_.records_max) {
         facts_.records.push_back(sim::MemorySink::copy(event));
     }
-    if (is_kind(event, trace::take)) {
-        taken_[field_uint(event, trace::pid)]++;
-    } else if (is_kind(event, trace::send)) {
-        facts_.sends[{field_uint(event, trace::from), field_uint(event, trace::to)}]++;
-    } else if (is_kind(event, trace::route)) {
-        on_route(event);
-    } else if (is_kind(event, trace::route_restart)) {
-        const std::string_view name = field_text(event, trace::name);
-        mark(event, MarkerKind::Restart, field_uint(event, trace::router),
-             "restart " + std::string(name) + " (" +
-                 std::string(field_text(event, trace::restart)) + ")");
-    } else if (is_kind(event, trace::route_pending)) {
-        on_route_pending(event);
-    } else if (is_kind(event, trace::sup_restart)) {
-        mark(event, MarkerKind::Restart, field_uint(event, trace::sup_key_sup),
-             "restart " + std::string(field_text(event, trace::sup_key_child)));
-    } else if (is_kind(event, trace::pool_forward)) {
-        const std::string_view outcome = field_text(event, trace::outcome);
-        if (outcome == "ok" || outcome == "respawned") {
-            facts_.pool_hits[{field_uint(event, trace::pool_key_pool),
-                              field_uint(event, trace::pool_key_worker)}]++;
+    switch (ev::kind_of(event.kind)) {
+    case ev::Kind::Take:
+        if (const auto take = read_event<ev::Take>(event)) {
+            taken_[take->pid.value]++;
         }
-    } else if (is_kind(event, trace::exit)) {
-        on_ended(event, false);
-    } else if (is_kind(event, trace::spawn_failed)) {
-        on_ended(event, true);
-    } else if (is_kind(event, fault_kill_key)) {
-        injected_kill_ = field_uint(event, trace::pid);
-    } else if (is_kind(event, trace::kill)) {
-        const std::uint64_t victim = field_uint(event, trace::pid);
+        return;
+    case ev::Kind::Send:
+        if (const auto send = read_event<ev::Send>(event)) {
+            facts_.sends[{send->from.value, send->to.value}]++;
+        }
+        return;
+    case ev::Kind::Route:
+        if (const auto routed = read_event<ev::Route>(event)) {
+            on_route(*routed);
+        }
+        return;
+    case ev::Kind::RoutePending:
+        if (const auto pending = read_event<ev::RoutePending>(event)) {
+            on_route_pending(*pending, event);
+        }
+        return;
+    case ev::Kind::Exit:
+        if (const auto exit = read_event<ev::Exit>(event)) {
+            on_ended(exit->pid, event, false);
+        }
+        return;
+    case ev::Kind::SpawnFailed:
+        if (const auto failed = read_event<ev::SpawnFailed>(event)) {
+            on_ended(failed->pid, event, true);
+        }
+        return;
+    default:
+        on_marked(event);
+        return;
+    }
+}
+
+void TraceCollector::on_marked(const sim::TraceEvent& event) {
+    if (const auto restart = read_event<ev::RouteRestart>(event)) {
+        mark(event, MarkerKind::Restart, restart->router,
+             "restart " + std::string(restart->name.text) + " (" +
+                 std::string(restart->restart.text) + ")");
+    } else if (const auto sup = read_event<ev::SupRestart>(event)) {
+        mark(event, MarkerKind::Restart, sup->sup, "restart " + std::string(sup->child.text));
+    } else if (const auto forward = read_event<ev::PoolForward>(event)) {
+        const std::string_view outcome = forward->outcome.text;
+        if (outcome == "ok" || outcome == "respawned") {
+            facts_.pool_hits[{forward->pool, forward->worker}]++;
+        }
+    } else if (const auto injected = read_event<ev::FaultKill>(event)) {
+        injected_kill_ = injected->pid;
+    } else if (const auto kill = read_event<ev::Kill>(event)) {
+        const std::uint64_t victim = kill->pid;
         mark(event, MarkerKind::Fault, victim, victim == injected_kill_ ? "injected kill" : "kill");
         injected_kill_ = 0;
     }
@@ -139,42 +154,44 @@ const RunFacts& TraceCollector::facts() const {
     return facts_;
 }
 
-void TraceCollector::on_route(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, trace::router);
-    const std::string_view resolution = field_text(event, trace::resolution);
-    if (resolution == "discard") {
+void TraceCollector::on_route(const ev::Route& routed) {
+    const std::uint64_t router = routed.router.value;
+    if (routed.resolution == ev::Resolution::Discard) {
         return; // counted by the view (RouterView::discarded)
     }
-    RouteTraffic& traffic = facts_.routes[{router, std::string(field_text(event, trace::name))}];
-    const std::uint64_t worker = field_uint(event, trace::worker);
-    if (resolution == "owned") {
+    RouteTraffic& traffic = facts_.routes[{router, std::string(routed.name.text)}];
+    switch (routed.resolution) {
+    case ev::Resolution::Owned:
         traffic.owned++;
-    } else if (resolution == "registry") {
+        return;
+    case ev::Resolution::Registry:
         traffic.registry++;
-        facts_.registry_hits[{router, worker}]++;
-    } else {
+        facts_.registry_hits[{router, routed.worker}]++;
+        return;
+    default:
         traffic.failed++;
-        traffic.failed_by_reason[std::string(field_text(event, trace::reason))]++;
+        traffic.failed_by_reason[std::string(routed.reason ? routed.reason->text : "")]++;
+        return;
     }
 }
 
-void TraceCollector::on_route_pending(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, trace::router);
-    const std::string name(field_text(event, trace::name));
-    const std::string_view from = field_text(event, trace::from_state);
-    const std::string_view to = field_text(event, trace::to_state);
+void TraceCollector::on_route_pending(const ev::RoutePending& pending,
+                                      const sim::TraceEvent& event) {
+    const std::uint64_t router = pending.router;
+    const std::string name(pending.name.text);
+    const std::string_view from = runtime::act::route_state_name(pending.from_state);
+    const std::string_view to = runtime::act::route_state_name(pending.to_state);
     const std::string key = std::to_string(router) + "/" + name;
-    if (is_pending_state(from)) {
+    if (properties::is_pending(pending.from_state)) {
         mark(event, MarkerKind::PendingEnd, router,
              name + ": " + std::string(from) + " -> " + std::string(to), key);
     }
-    if (is_pending_state(to)) {
+    if (properties::is_pending(pending.to_state)) {
         mark(event, MarkerKind::PendingBegin, router, name + ": " + std::string(to), key);
     }
 }
 
-void TraceCollector::on_ended(const sim::TraceEvent& event, bool init_failed) {
-    const std::uint64_t pid = field_uint(event, trace::pid);
+void TraceCollector::on_ended(std::uint64_t pid, const sim::TraceEvent& event, bool init_failed) {
     const properties::ProcessView* process = view_.process(pid);
     if (process == nullptr || process->behavior.empty()) {
         return;
