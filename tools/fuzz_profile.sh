@@ -61,15 +61,18 @@ print(f'fuzz run profile: {scenario}, {runs} runs, seed 3 (callgrind, instructio
 total = first(parts[0][1])
 if total == 0:
     sys.exit('fuzz_profile.sh: run_scenario not found in the profile')
+def line(label, ir, depth=0, note=''):
+    share = 100 * ir / total
+    name = '  ' * depth + label
+    print(f'  {name:<34} {ir / runs / 1000:9.1f} K  {share:5.1f}%{note}')
+
 for label, pattern, depth in parts:
-    ir = first(pattern) / runs
-    print(f'  {"  " * depth}{label:<{34 - 2 * depth}} {ir / 1000:9.1f} K  {100 * ir * runs / total:5.1f}%')
+    line(label, first(pattern), depth)
 # The allocator: its own instructions (glibc's malloc.c, tcmalloc, the operator new/delete
-# wrappers), wherever it is called from.
+# wrappers), wherever it is called from; with few runs the load's share shows.
 alloc = 0
 for ir, name in rows(exclusive):
     if ('malloc.c:' in name or 'tcmalloc' in name or re.search(r'operator (new|delete)', name)):
         alloc += ir
-print(f'  {"allocator (new, delete, malloc)":<34} {alloc / runs / 1000:9.1f} K  {100 * alloc / total:5.1f}%'
-      ' (whole process, per run)')
+line('allocator (new, delete, malloc)', alloc, 0, ' (whole process, per run)')
 EOF
