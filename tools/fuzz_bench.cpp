@@ -22,8 +22,7 @@
 namespace routesim::tools {
 namespace {
 
-const std::string small_file =
-    std::string(ROUTESIM_SOURCE_DIR) + "/tools/testdata/fuzz-small.json";
+const std::string small_file = std::string(ROUTESIM_SOURCE_DIR) + "/tools/testdata/fuzz-small.json";
 /// The end-to-end benchmark's file, beside the source tree (absent: that benchmark skips).
 const std::string bench_file =
     std::string(ROUTESIM_SOURCE_DIR) + "/../shared/bench/fuzz-small.json";
