@@ -8,7 +8,9 @@
 #   BENCH_DIR    where router16.json and fuzz-small.json are (default ../shared/bench)
 #   CAF_SOURCE   the CAF peer's source (default $BENCH_DIR/caf_router_bench.cpp); built with
 #                -lcaf_core when libcaf-dev is installed, skipped otherwise
-#   FUZZ_BENCH   the in-process fuzz bench (default build/tools/routesim_fuzz_bench)
+#   FUZZ_BENCH   the in-process fuzz bench (default build/tools/routesim_fuzz_bench); it runs
+#                BM_FuzzBenchFileRandom, the same file as the fuzz commands (the bench reads
+#                it from ../shared/bench beside its source tree)
 #   CPU          pin every command but `fuzz --jobs 2` to this CPU with taskset (default 1;
 #                empty: no pinning)
 # Prints one line per round and command, then min/median/max of each figure.
@@ -90,7 +92,7 @@ for round in $(seq 1 "$rounds"); do
     fuzz_scaling+=("$(( fuzz2[-1] * 100 / fuzz1[-1] ))")
     line+="; fuzz --jobs 1 ${fuzz1[-1]} runs/s, --jobs 2 ${fuzz2[-1]} runs/s"
     if [ -x "$fuzz_bench" ]; then
-        "${pin[@]}" "$fuzz_bench" --benchmark_filter='BM_FuzzSmallRandom$' \
+        "${pin[@]}" "$fuzz_bench" --benchmark_filter='BM_FuzzBenchFileRandom$' \
             --benchmark_format=json >"$work/bench" 2>/dev/null || true
         bench_rate=$(python3 -c 'import json, sys
 runs = json.load(open(sys.argv[1]))["benchmarks"]
