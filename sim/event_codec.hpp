@@ -242,6 +242,10 @@ concept TraceEventType = requires {
 };
 
 namespace detail {
+/// The layout tag of event struct `Event` (TraceEvent::layout): one object per struct, whose
+/// address only is used.
+template <class Event>
+inline constexpr char layout_tag = 0;
 
 template <class T>
 struct IsOptional : std::false_type {};
@@ -281,7 +285,21 @@ template <class Event, std::size_t... I>
     constexpr auto table = Event::fields();
     bus.emit(at, Event::kind,
              {TraceField{*std::get<I>(table).key, FieldCodec<member_at<Event, I>>::encode(
-                                                      event.*(std::get<I>(table).member))}...});
+                                                      event.*(std::get<I>(table).member))}...},
+             &layout_tag<Event>);
+}
+
+// The fields of an event this codec emitted as `Event` (its layout tag): the keys and value
+// types are the table's, so each member is read without a check.
+template <class Event, std::size_t... I>
+[[gnu::always_inline]] inline void decode_trusted(const TraceEvent& event, Event& out,
+                                                  std::index_sequence<I...>) {
+    constexpr auto table = Event::fields();
+    RS_ASSERT(event.field_count <= sizeof...(I));
+    ((I < event.field_count ? (void)FieldCodec<member_at<Event, I>>::decode(
+                                  event.fields[I].value, out.*(std::get<I>(table).member))
+                            : (void)0),
+     ...);
 }
 
 // True when `actual` is the key `expected`: the same constant, or the same hash and text.
@@ -444,6 +462,11 @@ bool is_event_kind(const TraceKey& kind) {
 template <TraceEventType Event>
 std::optional<Event> try_decode(const TraceEvent& event) {
     constexpr std::size_t count = event_field_count<Event>;
+    if (event.layout == &detail::layout_tag<Event>) [[likely]] {
+        Event trusted{};
+        detail::decode_trusted(event, trusted, std::make_index_sequence<count>{});
+        return trusted;
+    }
     constexpr std::size_t required = detail::last_is_optional<Event>() ? count - 1 : count;
     if (!is_event_kind<Event>(event.kind) || event.field_count < required ||
         event.field_count > count) {

@@ -94,6 +94,10 @@ struct TraceEvent {
     TraceKey kind;
     const TraceField* fields;
     std::size_t field_count;
+    /// The tag of the event struct whose codec emitted it (sim/event_codec.hpp), or nullptr
+    /// (an event built by hand, copied or read back from a file). Compared, never ordered or
+    /// printed: a reader that finds its struct's tag may trust the fields' keys and types.
+    const void* layout = nullptr;
 };
 
 /// Receives every event on the bus, in sequence order.
@@ -149,8 +153,10 @@ public:
     /// Emits one event at `at`. Cost: one lane per field (independent), two folds, and one
     /// call per sink. Inline so that with constant keys the lanes fold to a few instructions
     /// and the field array is only built when a sink wants it.
+    /// `layout` is the emitting codec's tag (TraceEvent::layout), nullptr for others.
     [[gnu::always_inline]] void emit(Instant at, TraceKey kind,
-                                     std::initializer_list<TraceField> fields) {
+                                     std::initializer_list<TraceField> fields,
+                                     const void* layout = nullptr) {
         // Sinks are asked first, so that with none the fields go straight into the fold and
         // no value is kept (spilled) for after it.
         if (has_sinks_) [[unlikely]] {
@@ -158,7 +164,7 @@ public:
             // compiler keeps the fields in registers and stores no array at all.
             FieldCopy copy(fields.begin(), fields.size());
             const std::uint64_t seq = fold(at, kind, fields.begin(), fields.size());
-            dispatch(TraceEvent{seq, at, kind, copy.data(fields.begin()), fields.size()});
+            dispatch(TraceEvent{seq, at, kind, copy.data(fields.begin()), fields.size(), layout});
             return;
         }
         (void)fold(at, kind, fields.begin(), fields.size());

@@ -12,7 +12,6 @@ packages=(
     g++ cmake ninja-build pkg-config
     libboost-graph-dev nlohmann-json3-dev libcli11-dev librapidcheck-dev
     libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev graphviz chromium
-    libtcmalloc-minimal4
     python3 python3-jsonschema
     clang libclang-rt-14-dev clang-format
 )
