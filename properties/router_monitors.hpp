@@ -1,6 +1,6 @@
 // Monitors of the Router invariants of DESIGN.md: route_stability, key_affinity,
 // pending_exclusivity, atomic_init, counter_consistency and no_forward_to_disabled. They read
-// the router's trace (runtime/router.hpp) and the runtime's (runtime/trace_keys.hpp).
+// the typed events of runtime/events.hpp (read_event), each decoded once in its handler.
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
@@ -29,7 +29,7 @@ class RouteTracker;
 /// reads it). `name` is the route the rule picked for the key.
 inline constexpr sim::TraceKey route_key{"route_key"};
 /// The route_key field holding the hashed field's value as compact JSON: the typed event's own
-/// key object (runtime::ev::RouteKey), so that a FieldAt finds it by identity, without a scan.
+/// key object (runtime::ev::RouteKey), which hand-built traces emit under.
 inline constexpr const sim::TraceKey& route_key_field = runtime::ev::key::key;
 
 /// Base of the monitors that follow route tables: feeds a RouteTracker and reports the
@@ -153,8 +153,10 @@ private:
     // its route) returns after two comparisons.
     void on_route_key(const sim::TraceEvent& event);
     void on_awaited(EventKind kind, const sim::TraceEvent& event);
-    /// A route event against the route_key it ends: reports a route other than the key's.
-    void check_routed(const Awaiting& awaiting, std::uint64_t router, const sim::TraceEvent& event);
+    /// A route event (`routed`, decoded from `event`) against the route_key it ends: reports a
+    /// route other than the key's.
+    void check_routed(const Awaiting& awaiting, std::uint64_t router,
+                      const runtime::ev::Route& routed, const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
@@ -196,6 +198,9 @@ private:
     };
     // on_kind_event past a take (out of line: most events are takes, which end every Init).
     void on_other(EventKind kind, const sim::TraceEvent& event);
+    // on_other's spawn and spawn_failed, decoded; `event` is kept as a witness.
+    void on_spawn(const runtime::ev::Spawn& spawn, const sim::TraceEvent& event);
+    void on_spawn_failed(const runtime::ev::SpawnFailed& failed, const sim::TraceEvent& event);
 
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
     std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
@@ -249,8 +254,11 @@ private:
         std::optional<Open> open;
         bool exited = false;
     };
-    void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
-    void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+    // The decoded take and route of router `pid`; `event` is theirs, for witnesses.
+    void on_take(std::uint64_t pid, State& state, const runtime::ev::Take& take,
+                 const sim::TraceEvent& event);
+    void on_route(std::uint64_t pid, State& state, const runtime::ev::Route& route,
+                  const sim::TraceEvent& event);
     // on_kind_event past a take (out of line: most events are takes by workers and clients).
     void on_other(EventKind kind, const sim::TraceEvent& event);
     /// The state of router `pid`, or nullptr. Most takes are a worker's or a client's: pids
