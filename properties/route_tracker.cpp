@@ -117,8 +117,7 @@ bool RouteTracker::lost(std::uint64_t router) const {
 
 // -- dispatch -----------------------------------------------------------------------------
 
-RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router,
-                                                             const ev::Text& text) {
+RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router, const ev::Text& text) {
     const std::string_view name = text.text;
     const std::uint64_t hash = text.hash;
     NameCache& cached = router.names[hash & (name_cache_size - 1)];
@@ -209,7 +208,7 @@ void RouteTracker::on_route_event(EventKind kind, const sim::TraceEvent& event,
                                   std::vector<Finding>& out) {
     // Each kind is decoded once; its router field says whose table it changes.
     if (kind == EventKind::Route) {
-        if (const std::optional<ev::Route> route = read_event<ev::Route>(event)) {
+        if (const ev::Route* route = decodes_->route(event)) {
             if (Router* router = find_router(route->router.value)) {
                 on_route(*router, route->router.value, *route, event, out);
             }
@@ -305,8 +304,7 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const ev::Take& ta
 // Out of line: most of a router's takes are messages to route, and on_take then saves no
 // registers for this.
 [[gnu::noinline]] void RouteTracker::on_exit_taken(Router& router, std::uint64_t pid,
-                                                   std::uint64_t from,
-                                                   const sim::TraceEvent& event,
+                                                   std::uint64_t from, const sim::TraceEvent& event,
                                                    std::vector<Finding>& out) {
     auto name = router.by_worker.find(from);
     if (name == router.by_worker.end()) {
@@ -325,12 +323,9 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const ev::Take& ta
 
 void RouteTracker::on_forward(Router& router, std::uint64_t pid, const ev::Forward& forwarded,
                               const sim::TraceEvent& event, std::vector<Finding>& out) {
-    const LastForward forward{event.seq,
-                              event.at,
-                              forwarded.id,
-                              forwarded.to.value,
-                              forwarded.from,
-                              static_cast<std::uint64_t>(forwarded.queue)};
+    const LastForward forward{event.seq,      event.at,
+                              forwarded.id,   forwarded.to.value,
+                              forwarded.from, static_cast<std::uint64_t>(forwarded.queue)};
     router.last_forward = forward;
     if (!wants(RouteCheck::ForwardToDisabled)) {
         return;
@@ -398,11 +393,12 @@ void RouteTracker::erase_route(Router& router, const std::string& name) {
     if (recorded != router.by_worker.end() && recorded->second == found) {
         router.by_worker.erase(recorded);
     }
-    router.names.fill(NameCache{}); // no cached iterator may outlive its node
-    router.routes.erase(found);
+    // `name` may be the node's own key: the table order goes first, then the node.
     auto position = std::find(router.order.begin(), router.order.end(), name);
     RS_ASSERT(position != router.order.end());
-    router.order.erase(position); // R27: later entries move up
+    router.order.erase(position);   // R27: later entries move up
+    router.names.fill(NameCache{}); // no cached iterator may outlive its node
+    router.routes.erase(found);
     RS_ASSERT(router.order.size() == router.routes.size());
 }
 
@@ -491,11 +487,11 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
 void RouteTracker::on_restart(Router& router, std::uint64_t pid, const ev::RouteRestart& restart,
                               const sim::TraceEvent& event, std::vector<Finding>& out) {
     router.fresh_spawn = 0;
-    const std::string name(restart.name.text);
-    auto found = router.routes.find(name);
+    auto found = named_route(router, restart.name);
     if (found == router.routes.end()) {
         return;
     }
+    const std::string& name = found->first;
     Route& route = found->second;
     const std::uint64_t slot = restart.slot;
     const auto index = static_cast<std::uint64_t>(
@@ -520,11 +516,11 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
     router.fresh_spawn = 0;
     const RouteState from = model_state(pending.from_state);
     const RouteState to = model_state(pending.to_state);
-    const std::string name(pending.name.text);
-    auto found = router.routes.find(name);
+    auto found = named_route(router, pending.name);
     if (found == router.routes.end()) {
         return;
     }
+    const std::string& name = found->first; // erase_route below is the last use
     Route& route = found->second;
     const std::uint64_t worker = pending.worker;
     if (is_pending(to)) {
@@ -583,16 +579,15 @@ std::string RouteTracker::admin_problem(std::uint64_t pid, const ev::RouteAdmin&
                           (!is_pending(prediction.after.state) && !is_pending(now)))) {
         return {}; // the common path: no text is built
     }
-    const std::string call = "router " + pid_text(pid) + ": " +
-                             std::string(admin.op.text) + "_route(" +
-                             quoted(before.name) + ")";
+    const std::string call = "router " + pid_text(pid) + ": " + std::string(admin.op.text) +
+                             "_route(" + quoted(before.name) + ")";
     const std::string profile = std::string(runtime::semantics_name(semantics_)) + " profile";
     if (wrong_result) {
         const std::string note =
             is_pending(was) ? " (a management call on a pending route changes nothing)" : "";
-        return call + " returned " + std::string(admin.result.text) +
-               ", but route " + quoted(before.name) + " was " + state_phrase(was) + ", where the " +
-               profile + " answers " + std::string(call_outcome_name(prediction.outcome)) + note;
+        return call + " returned " + std::string(admin.result.text) + ", but route " +
+               quoted(before.name) + " was " + state_phrase(was) + ", where the " + profile +
+               " answers " + std::string(call_outcome_name(prediction.outcome)) + note;
     }
     if (prediction.after.state != now && (is_pending(prediction.after.state) || is_pending(now))) {
         return call + " left route " + quoted(before.name) + " " + state_phrase(now) +

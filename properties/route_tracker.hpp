@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "properties/route_model.hpp"
 #include "runtime/events.hpp"
 #include "runtime/node.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::properties {
 
@@ -43,6 +45,51 @@ constexpr RouteChecks check_bit(RouteCheck check) {
     return RouteChecks{1} << static_cast<unsigned>(check);
 }
 
+/// The route monitors' decode of the two events they read most, takes and route events,
+/// shared by the monitors of one MonitorSet (Monitor::share_state_with): the first of them to
+/// read an event decodes it (read_event) and the others, in the same sink call, find it by the
+/// event's seq and field array; each such event is decoded once per set, not once per monitor.
+/// Sound while seqs do not repeat in the stream fed (one run); clear() between runs.
+class SharedDecodes {
+public:
+    /// `event` (a take) as ev::Take, or nullptr when it does not decode.
+    const runtime::ev::Take* take(const sim::TraceEvent& event) { return take_.read(event); }
+    /// `event` (a route event) as ev::Route, or nullptr when it does not decode.
+    const runtime::ev::Route* route(const sim::TraceEvent& event) { return route_.read(event); }
+    /// Forgets the events decoded (MonitorSet::reset: the next run's seqs start again).
+    void clear() {
+        take_.clear();
+        route_.clear();
+    }
+
+private:
+    template <class E>
+    class Slot { // the last event of E's kind decoded, by its seq and field array
+    public:
+        const E* read(const sim::TraceEvent& event) {
+            if (!held_ || seq_ != event.seq || fields_ != event.fields) {
+                decoded_ = read_event<E>(event);
+                seq_ = event.seq;
+                fields_ = event.fields;
+                held_ = true;
+            }
+            return decoded_ ? &*decoded_ : nullptr;
+        }
+        void clear() {
+            held_ = false;
+            decoded_.reset();
+        }
+
+    private:
+        std::optional<E> decoded_; // its texts are the event's: read only in its sink call
+        std::uint64_t seq_ = 0;
+        const sim::TraceField* fields_ = nullptr;
+        bool held_ = false;
+    };
+    Slot<runtime::ev::Take> take_;
+    Slot<runtime::ev::Route> route_;
+};
+
 /// Reconstructs each router's table (names in table order, states, recorded workers) from
 /// its trace and reports discrepancies of the enabled checks. Each event is decoded once
 /// (read_event) and its fields read by name; an event that does not decode as its kind's
@@ -61,7 +108,7 @@ public:
     /// `semantics` is the profile management results are checked against; only the checks
     /// in `checks` produce findings.
     RouteTracker(runtime::Semantics semantics, RouteChecks checks)
-        : semantics_(semantics), checks_(checks) {}
+        : semantics_(semantics), checks_(checks), decodes_(std::make_shared<SharedDecodes>()) {}
 
     // -- queries ----------------------------------------------------------------------------
     /// The route names of a live router in table order (empty for an unknown router).
@@ -78,6 +125,14 @@ public:
 
     /// Enables more checks (before the first event).
     void add_checks(RouteChecks checks) { checks_ |= checks; }
+    /// Reads takes and route events through `decodes` (shared with other monitors of a set;
+    /// before the first event). Precondition: not null.
+    void share_decodes(std::shared_ptr<SharedDecodes> decodes) {
+        RS_ASSERT(decodes != nullptr);
+        decodes_ = std::move(decodes);
+    }
+    /// The decodes the tracker reads through.
+    const std::shared_ptr<SharedDecodes>& decodes() const { return decodes_; }
     /// Forgets every event seen (the checks stay).
     void reset() {
         routers_.clear();
@@ -87,6 +142,7 @@ public:
         routers_high_ = 0;
         watched_.clear();
         findings_.clear();
+        decodes_->clear();
     }
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
@@ -101,8 +157,8 @@ public:
     /// turned away here, and a router's goes straight to on_take.
     std::uint64_t on_event(EventKind kind, const sim::TraceEvent& event) {
         if (kind == EventKind::Take) {
-            const std::optional<runtime::ev::Take> take = read_event<runtime::ev::Take>(event);
-            if (!take) {
+            const runtime::ev::Take* take = decodes_->take(event);
+            if (take == nullptr) {
                 return 0;
             }
             if (Router* router = find_router(take->pid.value)) {
@@ -223,6 +279,7 @@ private:
 
     runtime::Semantics semantics_;
     RouteChecks checks_;
+    std::shared_ptr<SharedDecodes> decodes_;  // never null
     std::map<std::uint64_t, Router> routers_; // by router pid id
     Router* last_router_ = nullptr;           // the router find_router_slow found last (a map node)
     std::uint64_t last_router_pid_ = 0;

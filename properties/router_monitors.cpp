@@ -27,17 +27,42 @@ bool is_router_spawn(const ev::Spawn& spawn) {
 
 } // namespace
 
+// -- shared decodes -----------------------------------------------------------------------
+
+ReadsSharedDecodes::ReadsSharedDecodes() : decodes_(std::make_shared<SharedDecodes>()) {
+}
+
+ReadsSharedDecodes::~ReadsSharedDecodes() = default;
+
+bool ReadsSharedDecodes::adopt_decodes(const Monitor& earlier) {
+    const auto* reader = dynamic_cast<const ReadsSharedDecodes*>(&earlier);
+    if (reader == nullptr || reader->decodes_ == decodes_) {
+        return false;
+    }
+    RS_ASSERT(reader->decodes_ != nullptr);
+    decodes_ = reader->decodes_;
+    return true;
+}
+
+void ReadsSharedDecodes::clear_decodes() {
+    decodes_->clear(); // shared: the set's readers each clear it, once would do
+}
+
 // -- the route-table monitors -------------------------------------------------------------
 
 RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks)
     : semantics_(semantics), checks_(checks),
       tracker_(std::make_shared<RouteTracker>(semantics, checks)) {
     read_followed_takes_only(); // RouteTracker reads routers' takes only
+    tracker_->share_decodes(decodes_ptr());
 }
 
 RouteTableMonitor::~RouteTableMonitor() = default;
 
 void RouteTableMonitor::share_state_with(Monitor& earlier) {
+    if (adopt_decodes(earlier) && feeds_) {
+        tracker_->share_decodes(decodes_ptr()); // a tracker of its own reads the set's decodes
+    }
     auto* lead = dynamic_cast<RouteTableMonitor*>(&earlier);
     if (lead == nullptr || !lead->feeds_ || !feeds_ || lead->semantics_ != semantics_) {
         return;
@@ -52,6 +77,7 @@ void RouteTableMonitor::reset() {
     if (feeds_) {
         tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
     }
+    clear_decodes();
 }
 
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
@@ -237,17 +263,17 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
 void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
     // A route event ends its router's wait; a take by the router means the routing of the
     // awaited key never ended.
-    std::optional<ev::Route> routed;
+    const ev::Route* routed = nullptr;
     std::uint64_t router = 0;
     if (kind == EventKind::Route) {
-        routed = read_event<ev::Route>(event);
-        if (!routed) {
+        routed = decodes().route(event);
+        if (routed == nullptr) {
             return;
         }
         router = routed->router.value;
     } else if (kind == EventKind::Take) {
-        const std::optional<ev::Take> take = read_event<ev::Take>(event);
-        if (!take) {
+        const ev::Take* take = decodes().take(event);
+        if (take == nullptr) {
             return;
         }
         router = take->pid.value;
@@ -259,7 +285,7 @@ void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
     if (found == awaiting_.end()) {
         return;
     }
-    if (routed) {
+    if (routed != nullptr) {
         check_routed(*found, router, *routed, event);
     }
     *found = awaiting_.back(); // the wait ends
@@ -428,8 +454,8 @@ void CounterConsistency::on_event(const sim::TraceEvent& event) {
 
 void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Take) {
-        const std::optional<ev::Take> take = read_event<ev::Take>(event);
-        if (!take) {
+        const ev::Take* take = decodes().take(event);
+        if (take == nullptr) {
             return;
         }
         if (State* state = find_router(take->pid.value)) {
@@ -442,7 +468,7 @@ void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& ev
 
 void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Route) {
-        if (const std::optional<ev::Route> route = read_event<ev::Route>(event)) {
+        if (const ev::Route* route = decodes().route(event)) {
             const std::uint64_t router = route->router.value;
             on_route(router, router_state(router), *route, event);
         }
@@ -483,13 +509,13 @@ void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) 
                {state.open->witness(pid), witness_of(event)});
         state.open.reset();
     }
-    if (take.queue != runtime::Queue::Main ||
-        (take.type != runtime::MailboxType::Regular && take.type != runtime::MailboxType::Request)) {
+    if (take.queue != runtime::Queue::Main || (take.type != runtime::MailboxType::Regular &&
+                                               take.type != runtime::MailboxType::Request)) {
         return; // R9: the admin path, exits, events and inspections are not routed
     }
     state.tally.taken++; // R8
-    state.open = Open{event.seq, event.at, take.id, static_cast<std::uint64_t>(take.type),
-                      take.from};
+    state.open =
+        Open{event.seq, event.at, take.id, static_cast<std::uint64_t>(take.type), take.from};
 }
 
 void CounterConsistency::on_route(std::uint64_t pid, State& state, const ev::Route& route,

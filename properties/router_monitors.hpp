@@ -23,6 +23,30 @@ namespace routesim::properties {
 
 // Declared only: route_tracker.hpp brings the whole route model into every includer.
 class RouteTracker;
+class SharedDecodes;
+
+/// A monitor that reads takes and route events through a SharedDecodes (route_tracker.hpp),
+/// one per MonitorSet: route_stability, pending_exclusivity, no_forward_to_disabled,
+/// key_affinity and counter_consistency decode each such event once between them.
+class ReadsSharedDecodes {
+public:
+    virtual ~ReadsSharedDecodes();
+    ReadsSharedDecodes(const ReadsSharedDecodes&) = delete;
+    ReadsSharedDecodes& operator=(const ReadsSharedDecodes&) = delete;
+
+protected:
+    ReadsSharedDecodes();
+    /// From share_state_with: takes `earlier`'s decodes when it reads them too (every reader
+    /// of a set then holds the first reader's). Returns whether it did.
+    bool adopt_decodes(const Monitor& earlier);
+    /// For reset(): forgets the events decoded.
+    void clear_decodes();
+    SharedDecodes& decodes() { return *decodes_; }
+    const std::shared_ptr<SharedDecodes>& decodes_ptr() const { return decodes_; }
+
+private:
+    std::shared_ptr<SharedDecodes> decodes_; // never null
+};
 
 /// The event a router whose rule hashes a message field emits right before the route event
 /// of that message: `route_key router key name` (scenario routers emit it; key_affinity
@@ -38,7 +62,7 @@ inline constexpr const sim::TraceKey& route_key_field = runtime::ev::key::key;
 /// (the lead) feeds it every event with the union of their checks and hands each finding to
 /// the monitor that owns its check; the others watch no events (one table rebuild per event
 /// instead of three).
-class RouteTableMonitor : public Monitor {
+class RouteTableMonitor : public Monitor, public ReadsSharedDecodes {
 public:
     ~RouteTableMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
@@ -94,19 +118,21 @@ public:
 /// key_affinity: under a hash rule with a fixed table one key maps to one route name for the
 /// whole run (per router), and the message is routed to the name the key picked.
 /// Memory: one entry per distinct (router, key).
-class KeyAffinity final : public Monitor {
+class KeyAffinity final : public Monitor, public ReadsSharedDecodes {
 public:
     KeyAffinity() { read_followed_takes_only(); } // the takes of routers awaited only
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    void share_state_with(Monitor& earlier) override { adopt_decodes(earlier); }
     void reset() override {
         std::fill(chosen_.begin(), chosen_.end(), Chosen{}); // the table keeps its size
         chosen_used_ = 0;
         texts_.clear();
         kept_names_.fill(KeptName{});
         awaiting_.clear();
+        clear_decodes();
     }
 
 private:
@@ -221,7 +247,7 @@ struct RouterTally {
 /// router took and finished routing; a taken message without a route event is allowed only
 /// when the router ends before its next take (it crashed in that step). Inspect values can be
 /// compared with the tally through check_inspection().
-class CounterConsistency final : public Monitor {
+class CounterConsistency final : public Monitor, public ReadsSharedDecodes {
 public:
     CounterConsistency() { read_followed_takes_only(); } // the takes of routers only
     std::string_view name() const override { return "counter_consistency"; }
@@ -229,9 +255,11 @@ public:
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
+    void share_state_with(Monitor& earlier) override { adopt_decodes(earlier); }
     void reset() override {
         routers_.clear();
         last_ = 0;
+        clear_decodes();
     }
     /// The trace's tally for a router (zeros for an unknown pid).
     RouterTally counters(std::uint64_t router) const;
