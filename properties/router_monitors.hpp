@@ -33,6 +33,8 @@ public:
     virtual ~ReadsSharedDecodes();
     ReadsSharedDecodes(const ReadsSharedDecodes&) = delete;
     ReadsSharedDecodes& operator=(const ReadsSharedDecodes&) = delete;
+    /// The decodes this monitor reads through (one object for every reader of a set).
+    const SharedDecodes* shared_decodes() const { return decodes_.get(); }
 
 protected:
     ReadsSharedDecodes();
