@@ -18,6 +18,7 @@
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "properties/route_model.hpp"
+#include "properties/shared_decodes.hpp"
 #include "runtime/events.hpp"
 #include "runtime/node.hpp"
 #include "sim/assert.hpp"
@@ -44,51 +45,6 @@ using RouteChecks = std::uint32_t;
 constexpr RouteChecks check_bit(RouteCheck check) {
     return RouteChecks{1} << static_cast<unsigned>(check);
 }
-
-/// The route monitors' decode of the two events they read most, takes and route events,
-/// shared by the monitors of one MonitorSet (Monitor::share_state_with): the first of them to
-/// read an event decodes it (read_event) and the others, in the same sink call, find it by the
-/// event's seq and field array; each such event is decoded once per set, not once per monitor.
-/// Sound while seqs do not repeat in the stream fed (one run); clear() between runs.
-class SharedDecodes {
-public:
-    /// `event` (a take) as ev::Take, or nullptr when it does not decode.
-    const runtime::ev::Take* take(const sim::TraceEvent& event) { return take_.read(event); }
-    /// `event` (a route event) as ev::Route, or nullptr when it does not decode.
-    const runtime::ev::Route* route(const sim::TraceEvent& event) { return route_.read(event); }
-    /// Forgets the events decoded (MonitorSet::reset: the next run's seqs start again).
-    void clear() {
-        take_.clear();
-        route_.clear();
-    }
-
-private:
-    template <class E>
-    class Slot { // the last event of E's kind decoded, by its seq and field array
-    public:
-        const E* read(const sim::TraceEvent& event) {
-            if (!held_ || seq_ != event.seq || fields_ != event.fields) {
-                decoded_ = read_event<E>(event);
-                seq_ = event.seq;
-                fields_ = event.fields;
-                held_ = true;
-            }
-            return decoded_ ? &*decoded_ : nullptr;
-        }
-        void clear() {
-            held_ = false;
-            decoded_.reset();
-        }
-
-    private:
-        std::optional<E> decoded_; // its texts are the event's: read only in its sink call
-        std::uint64_t seq_ = 0;
-        const sim::TraceField* fields_ = nullptr;
-        bool held_ = false;
-    };
-    Slot<runtime::ev::Take> take_;
-    Slot<runtime::ev::Route> route_;
-};
 
 /// Reconstructs each router's table (names in table order, states, recorded workers) from
 /// its trace and reports discrepancies of the enabled checks. Each event is decoded once

@@ -27,27 +27,6 @@ bool is_router_spawn(const ev::Spawn& spawn) {
 
 } // namespace
 
-// -- shared decodes -----------------------------------------------------------------------
-
-ReadsSharedDecodes::ReadsSharedDecodes() : decodes_(std::make_shared<SharedDecodes>()) {
-}
-
-ReadsSharedDecodes::~ReadsSharedDecodes() = default;
-
-bool ReadsSharedDecodes::adopt_decodes(const Monitor& earlier) {
-    const auto* reader = dynamic_cast<const ReadsSharedDecodes*>(&earlier);
-    if (reader == nullptr || reader->decodes_ == decodes_) {
-        return false;
-    }
-    RS_ASSERT(reader->decodes_ != nullptr);
-    decodes_ = reader->decodes_;
-    return true;
-}
-
-void ReadsSharedDecodes::clear_decodes() {
-    decodes_->clear(); // shared: the set's readers each clear it, once would do
-}
-
 // -- the route-table monitors -------------------------------------------------------------
 
 RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t checks)

@@ -15,6 +15,7 @@
 
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
+#include "properties/shared_decodes.hpp"
 #include "runtime/events.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/node.hpp"
@@ -23,32 +24,6 @@ namespace routesim::properties {
 
 // Declared only: route_tracker.hpp brings the whole route model into every includer.
 class RouteTracker;
-class SharedDecodes;
-
-/// A monitor that reads takes and route events through a SharedDecodes (route_tracker.hpp),
-/// one per MonitorSet: route_stability, pending_exclusivity, no_forward_to_disabled,
-/// key_affinity and counter_consistency decode each such event once between them.
-class ReadsSharedDecodes {
-public:
-    virtual ~ReadsSharedDecodes();
-    ReadsSharedDecodes(const ReadsSharedDecodes&) = delete;
-    ReadsSharedDecodes& operator=(const ReadsSharedDecodes&) = delete;
-    /// The decodes this monitor reads through (one object for every reader of a set).
-    const SharedDecodes* shared_decodes() const { return decodes_.get(); }
-
-protected:
-    ReadsSharedDecodes();
-    /// From share_state_with: takes `earlier`'s decodes when it reads them too (every reader
-    /// of a set then holds the first reader's). Returns whether it did.
-    bool adopt_decodes(const Monitor& earlier);
-    /// For reset(): forgets the events decoded.
-    void clear_decodes();
-    SharedDecodes& decodes() { return *decodes_; }
-    const std::shared_ptr<SharedDecodes>& decodes_ptr() const { return decodes_; }
-
-private:
-    std::shared_ptr<SharedDecodes> decodes_; // never null
-};
 
 /// The event a router whose rule hashes a message field emits right before the route event
 /// of that message: `route_key router key name` (scenario routers emit it; key_affinity
