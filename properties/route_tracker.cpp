@@ -2,22 +2,16 @@
 // result checked against predict_call (§8: R5, R13, R22–R30, R45, R50).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/route_tracker.hpp"
-#include "properties/event_layout.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "runtime/mailbox.hpp"
 #include "runtime/router.hpp"
-#include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
-namespace trace = runtime::trace;
+namespace ev = runtime::ev;
 namespace {
-
-constexpr std::uint64_t exit_type = static_cast<std::uint64_t>(runtime::MailboxType::Exit);
-constexpr std::uint64_t no_slot = std::numeric_limits<std::uint64_t>::max();
 
 std::string quoted(std::string_view name) {
     return "\"" + std::string(name) + "\"";
@@ -43,6 +37,29 @@ bool takes_no_messages(RouteState state) {
     // R14, R15: a disabled route, or one pending disable or remove, is not forwarded to.
     return state == RouteState::Disabled || state == RouteState::PendingDisable ||
            state == RouteState::PendingRemove;
+}
+
+// The route model's state for the Router's (route_pending's from_state and to_state).
+RouteState model_state(runtime::act::RouteState state) {
+    using runtime::act::RouteState;
+    switch (state) {
+    case RouteState::Running:
+        return properties::RouteState::Running;
+    case RouteState::Dead:
+        return properties::RouteState::Dead;
+    case RouteState::Disabled:
+        return properties::RouteState::Disabled;
+    case RouteState::PendingDisable:
+        return properties::RouteState::PendingDisable;
+    case RouteState::PendingReplace:
+        return properties::RouteState::PendingReplace;
+    case RouteState::PendingRemove:
+        return properties::RouteState::PendingRemove;
+    case RouteState::Absent:
+        break;
+    }
+    RS_ASSERT(state == RouteState::Absent);
+    return properties::RouteState::Absent;
 }
 
 std::optional<RouteOp> parse_route_op(std::string_view text) {
@@ -100,15 +117,9 @@ bool RouteTracker::lost(std::uint64_t router) const {
 
 // -- dispatch -----------------------------------------------------------------------------
 
-RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router,
-                                                             const sim::TraceEvent& event) {
-    // Called for route events, which put the name third.
-    const sim::TraceField* field = find_field(event, layout::route::name);
-    if (field == nullptr || field->value.type() != sim::TraceValue::Type::Text) {
-        return router.routes.end();
-    }
-    const std::string_view name = field->value.as_text();
-    const std::uint64_t hash = field->value.hash_word();
+RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router, const ev::Text& text) {
+    const std::string_view name = text.text;
+    const std::uint64_t hash = text.hash;
     NameCache& cached = router.names[hash & (name_cache_size - 1)];
     if (cached.text == name.data() && cached.hash == hash && cached.size == name.size()) {
         return cached.route; // same hash and address: the same text (as is_kind trusts)
@@ -148,79 +159,104 @@ void RouteTracker::erase_router(std::uint64_t pid) {
 std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& event,
                                      std::vector<Finding>& out) {
     switch (kind) {
-    case EventKind::Forward: {
-        const std::uint64_t by = field_uint(event, layout::forward::by);
-        if (Router* router = find_router(by)) {
-            on_forward(*router, by, event, out);
+    case EventKind::Forward:
+        if (const std::optional<ev::Forward> forward = read_event<ev::Forward>(event)) {
+            if (Router* router = find_router(forward->by.value)) {
+                on_forward(*router, forward->by.value, *forward, event, out);
+            }
         }
         return 0;
+    case EventKind::Spawn: {
+        const std::optional<ev::Spawn> spawn = read_event<ev::Spawn>(event);
+        return spawn ? on_spawn(*spawn) : 0;
     }
-    case EventKind::Spawn:
     case EventKind::SpawnFailed:
-        return on_spawn(kind, event);
+        if (const std::optional<ev::SpawnFailed> failed = read_event<ev::SpawnFailed>(event)) {
+            on_spawn_failed(*failed);
+        }
+        return 0;
     case EventKind::Exit:
-        on_exit(event);
+        if (const std::optional<ev::Exit> exit = read_event<ev::Exit>(event)) {
+            on_exit(exit->pid);
+        }
         return 0;
     case EventKind::Kill:
-        on_kill(event);
+        if (const std::optional<ev::Kill> kill = read_event<ev::Kill>(event)) {
+            on_kill(kill->pid);
+        }
         return 0;
     case EventKind::RouteInit: {
-        const std::uint64_t pid = field_uint(event, trace::router);
-        on_route_init(pid, event, out); // adds the router if new
-        return pid;
+        const std::optional<ev::RouteInit> init = read_event<ev::RouteInit>(event);
+        if (!init) {
+            return 0;
+        }
+        on_route_init(*init, event, out); // adds the router if new
+        return init->router;
     }
     case EventKind::Route:
     case EventKind::RouteRestart:
     case EventKind::RoutePending:
     case EventKind::RouteAdmin:
-        break;
+        on_route_event(kind, event, out);
+        return 0;
     default:
         return 0;
     }
-    // route puts the router first, as do route_restart, route_pending and route_admin.
-    const FieldAt router_field =
-        kind == EventKind::Route ? layout::route::router : FieldAt{trace::router, 0};
-    const std::uint64_t pid = field_uint(event, router_field);
-    Router* router = find_router(pid);
-    if (router == nullptr) {
-        return 0;
-    }
+}
+
+void RouteTracker::on_route_event(EventKind kind, const sim::TraceEvent& event,
+                                  std::vector<Finding>& out) {
+    // Each kind is decoded once; its router field says whose table it changes.
     if (kind == EventKind::Route) {
-        on_route(*router, pid, event, out);
+        if (const ev::Route* route = decodes_->route(event)) {
+            if (Router* router = find_router(route->router.value)) {
+                on_route(*router, route->router.value, *route, event, out);
+            }
+        }
     } else if (kind == EventKind::RouteRestart) {
-        on_restart(*router, pid, event, out);
+        if (const std::optional<ev::RouteRestart> restart = read_event<ev::RouteRestart>(event)) {
+            if (Router* router = find_router(restart->router)) {
+                on_restart(*router, restart->router, *restart, event, out);
+            }
+        }
     } else if (kind == EventKind::RoutePending) {
-        on_pending(*router, pid, event, out);
+        if (const std::optional<ev::RoutePending> pending = read_event<ev::RoutePending>(event)) {
+            if (Router* router = find_router(pending->router)) {
+                on_pending(*router, pending->router, *pending, event, out);
+            }
+        }
     } else {
-        on_admin(*router, pid, event, out);
+        RS_ASSERT(kind == EventKind::RouteAdmin);
+        if (const std::optional<ev::RouteAdmin> admin = read_event<ev::RouteAdmin>(event)) {
+            if (Router* router = find_router(admin->router)) {
+                on_admin(*router, admin->router, *admin, event, out);
+            }
+        }
     }
-    return 0;
 }
 
 // -- processes ----------------------------------------------------------------------------
 
-std::uint64_t RouteTracker::on_spawn(EventKind kind, const sim::TraceEvent& event) {
-    const std::uint64_t pid = field_uint(event, trace::pid);
-    Router* parent = find_router(field_uint(event, trace::parent));
-    if (kind == EventKind::SpawnFailed) {
-        erase_router(pid); // R6: a router whose Init failed has no table
-        if (parent != nullptr && parent->fresh_spawn == pid) {
-            parent->fresh_spawn = 0;
-        }
+std::uint64_t RouteTracker::on_spawn(const ev::Spawn& spawn) {
+    if (Router* parent = find_router(spawn.parent)) {
+        parent->fresh_spawn = spawn.pid; // a management call's spawn, claimed by its route_admin
+    }
+    if (spawn.behavior_kind.text != "Router") {
         return 0;
     }
-    if (parent != nullptr) {
-        parent->fresh_spawn = pid; // a management call's spawn, claimed by its route_admin
-    }
-    if (field_text(event, trace::kind) != "Router") {
-        return 0;
-    }
-    add_router(pid);
-    return pid;
+    add_router(spawn.pid);
+    return spawn.pid;
 }
 
-void RouteTracker::on_exit(const sim::TraceEvent& event) {
-    const std::uint64_t pid = field_uint(event, trace::pid);
+void RouteTracker::on_spawn_failed(const ev::SpawnFailed& failed) {
+    Router* parent = find_router(failed.parent);
+    erase_router(failed.pid); // R6: a router whose Init failed has no table
+    if (parent != nullptr && parent->fresh_spawn == failed.pid) {
+        parent->fresh_spawn = 0;
+    }
+}
+
+void RouteTracker::on_exit(std::uint64_t pid) {
     erase_router(pid);
     auto watched = watched_.find(pid);
     if (watched == watched_.end()) {
@@ -237,11 +273,10 @@ void RouteTracker::on_exit(const sim::TraceEvent& event) {
     }
 }
 
-void RouteTracker::on_kill(const sim::TraceEvent& event) {
+void RouteTracker::on_kill(std::uint64_t pid) {
     // §3.3: a killed Running/WaitResponse process is a Zombee until its step ends (or its
     // terminate delay runs out): not alive, so a SendExit to it fails and a Disable/Remove/
     // Replace completes inline (R25, R50) before its exit event appears.
-    const std::uint64_t pid = field_uint(event, trace::pid);
     auto watched = watched_.find(pid);
     if (watched == watched_.end()) {
         return;
@@ -256,22 +291,22 @@ void RouteTracker::on_kill(const sim::TraceEvent& event) {
     }
 }
 
-void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                           std::vector<Finding>& out) {
+void RouteTracker::on_take(Router& router, std::uint64_t pid, const ev::Take& take,
+                           const sim::TraceEvent& event, std::vector<Finding>& out) {
     router.fresh_spawn = 0;
     router.last_forward.reset();
     router.before.reset();
-    if (field_uint(event, layout::take::type) == exit_type) {
-        on_exit_taken(router, pid, event, out);
+    if (take.type == runtime::MailboxType::Exit) {
+        on_exit_taken(router, pid, take.from, event, out);
     }
 }
 
 // Out of line: most of a router's takes are messages to route, and on_take then saves no
 // registers for this.
 [[gnu::noinline]] void RouteTracker::on_exit_taken(Router& router, std::uint64_t pid,
-                                                   const sim::TraceEvent& event,
+                                                   std::uint64_t from, const sim::TraceEvent& event,
                                                    std::vector<Finding>& out) {
-    auto name = router.by_worker.find(field_uint(event, layout::take::from));
+    auto name = router.by_worker.find(from);
     if (name == router.by_worker.end()) {
         return; // R44, R50: a dropped worker's exit, or one that ends the router
     }
@@ -286,14 +321,11 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const sim::TraceEv
     route.since = KeptWitness(event);
 }
 
-void RouteTracker::on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                              std::vector<Finding>& out) {
-    const LastForward forward{event.seq,
-                              event.at,
-                              field_uint(event, layout::forward::id),
-                              field_uint(event, layout::forward::to),
-                              field_uint(event, layout::forward::from),
-                              field_uint(event, layout::forward::queue)};
+void RouteTracker::on_forward(Router& router, std::uint64_t pid, const ev::Forward& forwarded,
+                              const sim::TraceEvent& event, std::vector<Finding>& out) {
+    const LastForward forward{event.seq,      event.at,
+                              forwarded.id,   forwarded.to.value,
+                              forwarded.from, static_cast<std::uint64_t>(forwarded.queue)};
     router.last_forward = forward;
     if (!wants(RouteCheck::ForwardToDisabled)) {
         return;
@@ -361,44 +393,45 @@ void RouteTracker::erase_route(Router& router, const std::string& name) {
     if (recorded != router.by_worker.end() && recorded->second == found) {
         router.by_worker.erase(recorded);
     }
-    router.names.fill(NameCache{}); // no cached iterator may outlive its node
-    router.routes.erase(found);
+    // `name` may be the node's own key: the table order goes first, then the node.
     auto position = std::find(router.order.begin(), router.order.end(), name);
     RS_ASSERT(position != router.order.end());
-    router.order.erase(position); // R27: later entries move up
+    router.order.erase(position);   // R27: later entries move up
+    router.names.fill(NameCache{}); // no cached iterator may outlive its node
+    router.routes.erase(found);
     RS_ASSERT(router.order.size() == router.routes.size());
 }
 
-void RouteTracker::on_route_init(std::uint64_t pid, const sim::TraceEvent& event,
+void RouteTracker::on_route_init(const ev::RouteInit& init, const sim::TraceEvent& event,
                                  std::vector<Finding>& out) {
+    const std::uint64_t pid = init.router;
     Router& router = add_router(pid); // a hand-built trace may start here
     if (router.lost) {
         return;
     }
-    const std::string name(field_text(event, trace::name));
+    const std::string name(init.name.text);
     auto [found, inserted] = router.routes.try_emplace(name);
     if (!inserted) {
         return; // R48: Init refuses a duplicate name before spawning anything
     }
     router.order.push_back(name); // R5: table order is declaration order
     found->second.since = KeptWitness(event);
-    set_worker(router, pid, found, field_uint(event, trace::worker), event, out);
+    set_worker(router, pid, found, init.worker, event, out);
 }
 
-void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                            std::vector<Finding>& out) {
-    auto found = named_route(router, event);
+void RouteTracker::on_route(Router& router, std::uint64_t pid, const ev::Route& routed,
+                            const sim::TraceEvent& event, std::vector<Finding>& out) {
+    auto found = named_route(router, routed.name);
     if (found == router.routes.end()) {
         return; // discard, registry or unknown: not an owned route (R10)
     }
     const std::string_view name = found->first;
-    const std::string_view resolution = field_text(event, layout::route::resolution);
-    if (resolution == "owned") {
-        check_owned(router, pid, name, found->second, event, out);
+    if (routed.resolution == ev::Resolution::Owned) {
+        check_owned(router, pid, name, found->second, routed, event, out);
         return;
     }
     Route& route = found->second;
-    if (resolution == "failed" && field_uint(event, trace::worker) == 0 &&
+    if (routed.resolution == ev::Resolution::Failed && routed.worker == 0 &&
         route.state == RouteState::Running) {
         // R45 step 2: the retry's respawn failed; the old PID is dropped and the route is Dead.
         set_worker(router, pid, found, 0, event, out);
@@ -408,10 +441,10 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const sim::TraceE
 }
 
 void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_view name,
-                               const Route& route, const sim::TraceEvent& event,
-                               std::vector<Finding>& out) {
-    const std::uint64_t id = field_uint(event, layout::route::id);
-    const std::uint64_t worker = field_uint(event, layout::route::worker);
+                               const Route& route, const ev::Route& routed,
+                               const sim::TraceEvent& event, std::vector<Finding>& out) {
+    const std::uint64_t id = routed.id;
+    const std::uint64_t worker = routed.worker;
     const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
     const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
                              takes_no_messages(route.state) && router.forward_reported != id;
@@ -451,19 +484,19 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     }
 }
 
-void RouteTracker::on_restart(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                              std::vector<Finding>& out) {
+void RouteTracker::on_restart(Router& router, std::uint64_t pid, const ev::RouteRestart& restart,
+                              const sim::TraceEvent& event, std::vector<Finding>& out) {
     router.fresh_spawn = 0;
-    const std::string name(field_text(event, trace::name));
-    auto found = router.routes.find(name);
+    auto found = named_route(router, restart.name);
     if (found == router.routes.end()) {
         return;
     }
+    const std::string& name = found->first;
     Route& route = found->second;
-    const std::uint64_t slot = field_uint(event, trace::slot, no_slot);
+    const std::uint64_t slot = restart.slot;
     const auto index = static_cast<std::uint64_t>(
         std::find(router.order.begin(), router.order.end(), name) - router.order.begin());
-    if (wants(RouteCheck::SlotMoved) && slot != no_slot && slot != index) {
+    if (wants(RouteCheck::SlotMoved) && slot != index) {
         // R22: a replacement goes into the same slot, at the same table position.
         out.push_back(Finding{RouteCheck::SlotMoved,
                               event.at,
@@ -475,38 +508,38 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const sim::Trac
     }
     route.state = RouteState::Running; // R13, R22, R45
     route.since = KeptWitness(event);
-    set_worker(router, pid, found, field_uint(event, trace::worker), event, out);
+    set_worker(router, pid, found, restart.worker, event, out);
 }
 
-void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                              std::vector<Finding>& out) {
+void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::RoutePending& pending,
+                              const sim::TraceEvent& event, std::vector<Finding>& out) {
     router.fresh_spawn = 0;
-    const std::optional<RouteState> from = parse_route_state(field_text(event, trace::from_state));
-    const std::optional<RouteState> to = parse_route_state(field_text(event, trace::to_state));
-    const std::string name(field_text(event, trace::name));
-    auto found = router.routes.find(name);
-    if (!from || !to || found == router.routes.end()) {
+    const RouteState from = model_state(pending.from_state);
+    const RouteState to = model_state(pending.to_state);
+    auto found = named_route(router, pending.name);
+    if (found == router.routes.end()) {
         return;
     }
+    const std::string& name = found->first; // erase_route below is the last use
     Route& route = found->second;
-    const std::uint64_t worker = field_uint(event, trace::worker);
-    if (is_pending(*to)) {
+    const std::uint64_t worker = pending.worker;
+    if (is_pending(to)) {
         // R25, R26: only a management call starts a pending operation, on a route without one.
         Before before{name, route, true, false};
-        if (wants(RouteCheck::SecondPending) && (is_pending(route.state) || is_pending(*from))) {
+        if (wants(RouteCheck::SecondPending) && (is_pending(route.state) || is_pending(from))) {
             before.second_pending = true;
-            const RouteState first = is_pending(route.state) ? route.state : *from;
+            const RouteState first = is_pending(route.state) ? route.state : from;
             out.push_back(
                 Finding{RouteCheck::SecondPending,
                         event.at,
                         "router " + pid_text(pid) + " started a second pending operation (" +
-                            std::string(route_state_name(*to)) + ") on route " + quoted(name) +
+                            std::string(route_state_name(to)) + ") on route " + quoted(name) +
                             " while " + std::string(route_state_name(first)) +
                             " had not ended; a route has at most one",
                         {route.since.witness(), witness_of(event)}});
         }
         router.before = std::move(before);
-        route.state = *to;
+        route.state = to;
         route.since = KeptWitness(event);
         if (worker != route.worker) {
             set_worker(router, pid, found, worker, event, out);
@@ -520,42 +553,41 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const sim::Trac
                               event.at,
                               "router " + pid_text(pid) + " ended the " +
                                   std::string(route_state_name(route.state)) + " of route " +
-                                  quoted(name) + " (now " + std::string(route_state_name(*to)) +
+                                  quoted(name) + " (now " + std::string(route_state_name(to)) +
                                   ") before its worker " + pid_text(route.worker) +
                                   " exited; pending ends only on the worker's exit",
                               {route.since.witness(), witness_of(event)}});
     }
-    if (*to == RouteState::Absent) {
+    if (to == RouteState::Absent) {
         erase_route(router, name); // R27 Remove: later entries move up
         return;
     }
-    route.state = *to;
+    route.state = to;
     route.since = KeptWitness(event);
     set_worker(router, pid, found, worker, event, out);
 }
 
 // -- management ---------------------------------------------------------------------------
 
-std::string RouteTracker::admin_problem(std::uint64_t pid, const sim::TraceEvent& event,
+std::string RouteTracker::admin_problem(std::uint64_t pid, const ev::RouteAdmin& admin,
                                         const Before& before, const CallPrediction& prediction,
                                         RouteState now) const {
     const RouteState was = before.existed ? before.route.state : RouteState::Absent;
-    const CallOutcome observed = classify_result(field_text(event, trace::result));
+    const CallOutcome observed = classify_result(admin.result.text);
     const bool wrong_result = prediction.outcome != observed;
     if (!wrong_result && (prediction.after.state == now ||
                           (!is_pending(prediction.after.state) && !is_pending(now)))) {
         return {}; // the common path: no text is built
     }
-    const std::string call = "router " + pid_text(pid) + ": " +
-                             std::string(field_text(event, trace::op)) + "_route(" +
-                             quoted(before.name) + ")";
+    const std::string call = "router " + pid_text(pid) + ": " + std::string(admin.op.text) +
+                             "_route(" + quoted(before.name) + ")";
     const std::string profile = std::string(runtime::semantics_name(semantics_)) + " profile";
     if (wrong_result) {
         const std::string note =
             is_pending(was) ? " (a management call on a pending route changes nothing)" : "";
-        return call + " returned " + std::string(field_text(event, trace::result)) +
-               ", but route " + quoted(before.name) + " was " + state_phrase(was) + ", where the " +
-               profile + " answers " + std::string(call_outcome_name(prediction.outcome)) + note;
+        return call + " returned " + std::string(admin.result.text) + ", but route " +
+               quoted(before.name) + " was " + state_phrase(was) + ", where the " + profile +
+               " answers " + std::string(call_outcome_name(prediction.outcome)) + note;
     }
     if (prediction.after.state != now && (is_pending(prediction.after.state) || is_pending(now))) {
         return call + " left route " + quoted(before.name) + " " + state_phrase(now) +
@@ -565,10 +597,10 @@ std::string RouteTracker::admin_problem(std::uint64_t pid, const sim::TraceEvent
     return {};
 }
 
-void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                            std::vector<Finding>& out) {
-    const std::string name(field_text(event, trace::name));
-    const std::optional<RouteOp> op = parse_route_op(field_text(event, trace::op));
+void RouteTracker::on_admin(Router& router, std::uint64_t pid, const ev::RouteAdmin& admin,
+                            const sim::TraceEvent& event, std::vector<Finding>& out) {
+    const std::string name(admin.name.text);
+    const std::optional<RouteOp> op = parse_route_op(admin.op.text);
     Before before{name, Route{}, false, false};
     if (router.before.has_value() && router.before->name == name) {
         before = *router.before; // the state before this call's own route_pending
@@ -579,7 +611,7 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceE
     if (!op) {
         return;
     }
-    const CallOutcome observed = classify_result(field_text(event, trace::result));
+    const CallOutcome observed = classify_result(admin.result.text);
     // Facts of the world read from the trace: the validation errors the result names (the
     // trace does not show the arguments), whether the recorded worker had exited, and whether
     // the router spawned a worker during the call.
@@ -597,7 +629,7 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const sim::TraceE
     auto now = router.routes.find(name);
     const RouteState now_state =
         now == router.routes.end() ? RouteState::Absent : now->second.state;
-    std::string problem = admin_problem(pid, event, before, prediction, now_state);
+    std::string problem = admin_problem(pid, admin, before, prediction, now_state);
     if (!problem.empty()) {
         if (wants(RouteCheck::AdminResult) && !before.second_pending) {
             std::vector<Witness> witnesses;

@@ -7,17 +7,21 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "properties/event_layout.hpp"
+#include "properties/event_kind.hpp"
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "properties/route_model.hpp"
+#include "properties/shared_decodes.hpp"
+#include "runtime/events.hpp"
 #include "runtime/node.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::properties {
 
@@ -43,7 +47,9 @@ constexpr RouteChecks check_bit(RouteCheck check) {
 }
 
 /// Reconstructs each router's table (names in table order, states, recorded workers) from
-/// its trace and reports discrepancies of the enabled checks. Cost per event: a few map
+/// its trace and reports discrepancies of the enabled checks. Each event is decoded once
+/// (read_event) and its fields read by name; an event that does not decode as its kind's
+/// struct (a hand-edited trace) is skipped. Cost per event: one decode and a few map
 /// lookups; per route event also a lookup by name. Memory: one entry per live route.
 class RouteTracker {
 public:
@@ -58,7 +64,7 @@ public:
     /// `semantics` is the profile management results are checked against; only the checks
     /// in `checks` produce findings.
     RouteTracker(runtime::Semantics semantics, RouteChecks checks)
-        : semantics_(semantics), checks_(checks) {}
+        : semantics_(semantics), checks_(checks), decodes_(std::make_shared<SharedDecodes>()) {}
 
     // -- queries ----------------------------------------------------------------------------
     /// The route names of a live router in table order (empty for an unknown router).
@@ -75,6 +81,14 @@ public:
 
     /// Enables more checks (before the first event).
     void add_checks(RouteChecks checks) { checks_ |= checks; }
+    /// Reads takes and route events through `decodes` (shared with other monitors of a set;
+    /// before the first event). Precondition: not null.
+    void share_decodes(std::shared_ptr<SharedDecodes> decodes) {
+        RS_ASSERT(decodes != nullptr);
+        decodes_ = std::move(decodes);
+    }
+    /// The decodes the tracker reads through.
+    const std::shared_ptr<SharedDecodes>& decodes() const { return decodes_; }
     /// Forgets every event seen (the checks stay).
     void reset() {
         routers_.clear();
@@ -84,6 +98,7 @@ public:
         routers_high_ = 0;
         watched_.clear();
         findings_.clear();
+        decodes_->clear();
     }
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
@@ -98,9 +113,12 @@ public:
     /// turned away here, and a router's goes straight to on_take.
     std::uint64_t on_event(EventKind kind, const sim::TraceEvent& event) {
         if (kind == EventKind::Take) {
-            const std::uint64_t pid = field_uint(event, layout::take::pid);
-            if (Router* router = find_router(pid)) {
-                on_take(*router, pid, event, findings_);
+            const runtime::ev::Take* take = decodes_->take(event);
+            if (take == nullptr) {
+                return 0;
+            }
+            if (Router* router = find_router(take->pid.value)) {
+                on_take(*router, take->pid.value, *take, event, findings_);
             }
             return 0;
         }
@@ -171,32 +189,41 @@ private:
     void erase_router(std::uint64_t pid);
     /// The table of router `pid`, made empty when new.
     Router& add_router(std::uint64_t pid);
-    /// The route named by the event's `name` field, or routes.end().
-    static RouteTable::iterator named_route(Router& router, const sim::TraceEvent& event);
+    /// The route named `name` (a route event's), or routes.end().
+    static RouteTable::iterator named_route(Router& router, const runtime::ev::Text& name);
+    // The handlers: each gets its event decoded (`decoded`) and the TraceEvent itself only to
+    // make witnesses of it (KeptWitness, witness_of, its time).
     /// Returns the pid of a router it adds, or 0.
-    std::uint64_t on_spawn(EventKind kind, const sim::TraceEvent& event);
-    void on_exit(const sim::TraceEvent& event);
-    void on_kill(const sim::TraceEvent& event);
-    void on_take(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                 std::vector<Finding>& out);
-    /// A router took the exit signal of a process: a recorded worker's makes its route Dead.
-    void on_exit_taken(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
+    std::uint64_t on_spawn(const runtime::ev::Spawn& spawn);
+    void on_spawn_failed(const runtime::ev::SpawnFailed& failed);
+    void on_exit(std::uint64_t pid);
+    void on_kill(std::uint64_t pid);
+    void on_take(Router& router, std::uint64_t pid, const runtime::ev::Take& take,
+                 const sim::TraceEvent& event, std::vector<Finding>& out);
+    /// A router took the exit signal of process `from`: a recorded worker's makes its route
+    /// Dead.
+    void on_exit_taken(Router& router, std::uint64_t pid, std::uint64_t from,
+                       const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_forward(Router& router, std::uint64_t pid, const runtime::ev::Forward& forward,
+                    const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_route_init(const runtime::ev::RouteInit& init, const sim::TraceEvent& event,
                        std::vector<Finding>& out);
-    void on_forward(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                    std::vector<Finding>& out);
-    void on_route_init(std::uint64_t pid, const sim::TraceEvent& event, std::vector<Finding>& out);
-    void on_route(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                  std::vector<Finding>& out);
+    /// The route events of a router: decoded, then handed to the handler of their kind.
+    void on_route_event(EventKind kind, const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_route(Router& router, std::uint64_t pid, const runtime::ev::Route& route,
+                  const sim::TraceEvent& event, std::vector<Finding>& out);
     void check_owned(Router& router, std::uint64_t pid, std::string_view name, const Route& route,
-                     const sim::TraceEvent& event, std::vector<Finding>& out);
-    void on_restart(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                    std::vector<Finding>& out);
-    void on_pending(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                    std::vector<Finding>& out);
-    void on_admin(Router& router, std::uint64_t pid, const sim::TraceEvent& event,
-                  std::vector<Finding>& out);
-    std::string admin_problem(std::uint64_t pid, const sim::TraceEvent& event, const Before& before,
-                              const CallPrediction& prediction, RouteState now) const;
+                     const runtime::ev::Route& routed, const sim::TraceEvent& event,
+                     std::vector<Finding>& out);
+    void on_restart(Router& router, std::uint64_t pid, const runtime::ev::RouteRestart& restart,
+                    const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_pending(Router& router, std::uint64_t pid, const runtime::ev::RoutePending& pending,
+                    const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_admin(Router& router, std::uint64_t pid, const runtime::ev::RouteAdmin& admin,
+                  const sim::TraceEvent& event, std::vector<Finding>& out);
+    std::string admin_problem(std::uint64_t pid, const runtime::ev::RouteAdmin& admin,
+                              const Before& before, const CallPrediction& prediction,
+                              RouteState now) const;
     void commit_admin(Router& router, std::uint64_t pid, const std::string& name,
                       const CallPrediction& prediction, const sim::TraceEvent& event,
                       std::vector<Finding>& out);
@@ -208,6 +235,7 @@ private:
 
     runtime::Semantics semantics_;
     RouteChecks checks_;
+    std::shared_ptr<SharedDecodes> decodes_;  // never null
     std::map<std::uint64_t, Router> routers_; // by router pid id
     Router* last_router_ = nullptr;           // the router find_router_slow found last (a map node)
     std::uint64_t last_router_pid_ = 0;

@@ -2,7 +2,6 @@
 // atomic_init and counter_consistency (§8).
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/router_monitors.hpp"
-#include "properties/event_layout.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,23 +9,20 @@
 
 #include "properties/route_tracker.hpp"
 #include "runtime/router.hpp"
-#include "runtime/trace_keys.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
-namespace trace = runtime::trace;
+namespace ev = runtime::ev;
 namespace {
 
 constexpr std::uint64_t main_queue = static_cast<std::uint64_t>(runtime::Queue::Main);
-constexpr std::uint64_t regular_type = static_cast<std::uint64_t>(runtime::MailboxType::Regular);
-constexpr std::uint64_t request_type = static_cast<std::uint64_t>(runtime::MailboxType::Request);
 
 std::string quoted(std::string_view name) {
     return "\"" + std::string(name) + "\"";
 }
 
-bool is_router_spawn(const sim::TraceEvent& event) {
-    return is_kind(event, trace::spawn) && field_text(event, trace::kind) == "Router";
+bool is_router_spawn(const ev::Spawn& spawn) {
+    return spawn.behavior_kind.text == "Router";
 }
 
 } // namespace
@@ -37,11 +33,15 @@ RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t
     : semantics_(semantics), checks_(checks),
       tracker_(std::make_shared<RouteTracker>(semantics, checks)) {
     read_followed_takes_only(); // RouteTracker reads routers' takes only
+    tracker_->share_decodes(decodes_ptr());
 }
 
 RouteTableMonitor::~RouteTableMonitor() = default;
 
 void RouteTableMonitor::share_state_with(Monitor& earlier) {
+    if (adopt_decodes(earlier) && feeds_) {
+        tracker_->share_decodes(decodes_ptr()); // a tracker of its own reads the set's decodes
+    }
     auto* lead = dynamic_cast<RouteTableMonitor*>(&earlier);
     if (lead == nullptr || !lead->feeds_ || !feeds_ || lead->semantics_ != semantics_) {
         return;
@@ -56,6 +56,7 @@ void RouteTableMonitor::reset() {
     if (feeds_) {
         tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
     }
+    clear_decodes();
 }
 
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
@@ -142,7 +143,7 @@ KeyAffinity::Text KeyAffinity::keep(std::string_view text) {
 
 KeyAffinity::Text KeyAffinity::keep_name(std::string_view name, std::uint64_t hash) {
     if (name.data() == nullptr) {
-        return keep(""); // no name field: kept as the empty text it reads as
+        return keep(""); // an empty view: kept as the empty text
     }
     KeptName& kept = kept_names_[hash & (kept_names_.size() - 1)];
     if (kept.data == name.data() && kept.hash == hash && kept.text.length == name.size()) {
@@ -197,15 +198,15 @@ void KeyAffinity::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
 }
 
 void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
-    const std::uint64_t router = field_uint(event, layout::route_key::router);
-    const sim::TraceField* key_field = find_field(event, layout::route_key::key);
-    const bool has_key =
-        key_field != nullptr && key_field->value.type() == sim::TraceValue::Type::Text;
-    const std::string_view key = has_key ? key_field->value.as_text() : std::string_view();
-    const std::uint64_t key_hash = has_key ? key_field->value.hash_word() : sim::fnv1a64("");
-    const sim::TraceField* name_field = find_field(event, layout::route_key::name);
-    const std::string_view name = detail::text_or_empty(name_field);
-    const std::uint64_t name_hash = name.data() != nullptr ? name_field->value.hash_word() : 0;
+    const std::optional<ev::RouteKey> picked = read_event<ev::RouteKey>(event);
+    if (!picked) {
+        return;
+    }
+    const std::uint64_t router = picked->router;
+    const std::string_view key = picked->key.text;
+    const std::uint64_t key_hash = picked->key.hash;
+    const std::string_view name = picked->name.text;
+    const std::uint64_t name_hash = picked->name.hash;
     bool added = false;
     Chosen& slot = slot_of(router, key_hash, key, added);
     if (added) {
@@ -239,39 +240,49 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
 }
 
 void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
-    const bool routed = kind == EventKind::Route;
-    if (!routed && kind != EventKind::Take) {
-        return;
-    }
     // A route event ends its router's wait; a take by the router means the routing of the
     // awaited key never ended.
-    const std::uint64_t router =
-        field_uint(event, routed ? layout::route::router : layout::take::pid);
+    const ev::Route* routed = nullptr;
+    std::uint64_t router = 0;
+    if (kind == EventKind::Route) {
+        routed = decodes().route(event);
+        if (routed == nullptr) {
+            return;
+        }
+        router = routed->router.value;
+    } else if (kind == EventKind::Take) {
+        const ev::Take* take = decodes().take(event);
+        if (take == nullptr) {
+            return;
+        }
+        router = take->pid.value;
+    } else {
+        return;
+    }
     auto found = std::find_if(awaiting_.begin(), awaiting_.end(),
                               [&](const Awaiting& entry) { return entry.router == router; });
     if (found == awaiting_.end()) {
         return;
     }
-    if (routed) {
-        check_routed(*found, router, event);
+    if (routed != nullptr) {
+        check_routed(*found, router, *routed, event);
     }
     *found = awaiting_.back(); // the wait ends
     awaiting_.pop_back();
 }
 
 void KeyAffinity::check_routed(const Awaiting& awaiting, std::uint64_t router,
-                               const sim::TraceEvent& event) {
-    const sim::TraceField* name_field = find_field(event, layout::route::name);
-    const std::string_view name = detail::text_or_empty(name_field);
+                               const ev::Route& routed, const sim::TraceEvent& event) {
+    const std::string_view name = routed.name.text;
     // The hash, address and length of the route_key's name: the same text (is_kind's rule).
     const bool same_text = name.data() != nullptr && name.data() == awaiting.name_data &&
-                           name_field->value.hash_word() == awaiting.name_hash &&
+                           routed.name.hash == awaiting.name_hash &&
                            name.size() == awaiting.name.length;
     if (!same_text && name != text(awaiting.name)) {
         report(event.at,
                "router " + pid_text(router) + " picked route " + quoted(text(awaiting.name)) +
                    " for key " + std::string(text(awaiting.key)) + " but routed message " +
-                   std::to_string(field_uint(event, trace::id)) + " to " + quoted(name),
+                   std::to_string(routed.id) + " to " + quoted(name),
                {key_witness(router, text(awaiting.key), text(awaiting.name), awaiting.seq,
                             awaiting.at),
                 witness_of(event)});
@@ -305,41 +316,58 @@ void AtomicInit::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
 
 void AtomicInit::on_other(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Spawn) {
-        const std::uint64_t pid = field_uint(event, trace::pid);
-        auto parent = in_init_.find(field_uint(event, trace::parent));
-        if (parent != in_init_.end()) {
-            parent->second.push_back(Child{pid, {}, KeptWitness(event)}); // R5: a route's worker
-        }
-        if (is_router_spawn(event)) {
-            in_init_.try_emplace(pid);
-            follow_every_take(true); // the next take, by anyone, ends this Init
+        if (const std::optional<ev::Spawn> spawn = read_event<ev::Spawn>(event)) {
+            on_spawn(*spawn, event);
         }
     } else if (kind == EventKind::RouteInit) {
-        auto found = in_init_.find(field_uint(event, trace::router));
-        if (found != in_init_.end() && !found->second.empty() &&
-            found->second.back().pid == field_uint(event, trace::worker)) {
-            found->second.back().route = std::string(field_text(event, trace::name));
-        }
-    } else if (kind == EventKind::SpawnFailed) {
-        const std::uint64_t pid = field_uint(event, trace::pid);
-        auto parent = in_init_.find(field_uint(event, trace::parent));
-        if (parent != in_init_.end()) {
-            std::erase_if(parent->second, [pid](const Child& child) { return child.pid == pid; });
-        }
-        auto failed = in_init_.find(pid);
-        if (failed == in_init_.end()) {
+        const std::optional<ev::RouteInit> init = read_event<ev::RouteInit>(event);
+        if (!init) {
             return;
         }
-        // R6: every worker this Init spawned must now stop.
-        const KeptWitness failure(event);
-        for (Child& child : failed->second) {
-            orphans_.emplace(
-                child.pid, Orphan{pid, std::move(child.route), std::move(child.spawned), failure});
+        auto found = in_init_.find(init->router);
+        if (found != in_init_.end() && !found->second.empty() &&
+            found->second.back().pid == init->worker) {
+            found->second.back().route = std::string(init->name.text);
         }
-        in_init_.erase(failed);
+    } else if (kind == EventKind::SpawnFailed) {
+        if (const std::optional<ev::SpawnFailed> failed = read_event<ev::SpawnFailed>(event)) {
+            on_spawn_failed(*failed, event);
+        }
     } else if (kind == EventKind::Exit) {
-        orphans_.erase(field_uint(event, trace::pid));
+        if (const std::optional<ev::Exit> exit = read_event<ev::Exit>(event)) {
+            orphans_.erase(exit->pid);
+        }
     }
+}
+
+void AtomicInit::on_spawn(const ev::Spawn& spawn, const sim::TraceEvent& event) {
+    auto parent = in_init_.find(spawn.parent);
+    if (parent != in_init_.end()) {
+        parent->second.push_back(Child{spawn.pid, {}, KeptWitness(event)}); // R5: a route's worker
+    }
+    if (is_router_spawn(spawn)) {
+        in_init_.try_emplace(spawn.pid);
+        follow_every_take(true); // the next take, by anyone, ends this Init
+    }
+}
+
+void AtomicInit::on_spawn_failed(const ev::SpawnFailed& failed, const sim::TraceEvent& event) {
+    const std::uint64_t pid = failed.pid;
+    auto parent = in_init_.find(failed.parent);
+    if (parent != in_init_.end()) {
+        std::erase_if(parent->second, [pid](const Child& child) { return child.pid == pid; });
+    }
+    auto ended = in_init_.find(pid);
+    if (ended == in_init_.end()) {
+        return;
+    }
+    // R6: every worker this Init spawned must now stop.
+    const KeptWitness failure(event);
+    for (Child& child : ended->second) {
+        orphans_.emplace(child.pid,
+                         Orphan{pid, std::move(child.route), std::move(child.spawned), failure});
+    }
+    in_init_.erase(ended);
 }
 
 void AtomicInit::finish(sim::Instant end, bool idle) {
@@ -405,9 +433,12 @@ void CounterConsistency::on_event(const sim::TraceEvent& event) {
 
 void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Take) {
-        const std::uint64_t pid = field_uint(event, layout::take::pid);
-        if (State* state = find_router(pid)) {
-            on_take(pid, *state, event);
+        const ev::Take* take = decodes().take(event);
+        if (take == nullptr) {
+            return;
+        }
+        if (State* state = find_router(take->pid.value)) {
+            on_take(take->pid.value, *state, *take, event);
         }
         return;
     }
@@ -416,14 +447,22 @@ void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& ev
 
 void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Route) {
-        const std::uint64_t router = field_uint(event, layout::route::router);
-        on_route(router, router_state(router), event);
+        if (const ev::Route* route = decodes().route(event)) {
+            const std::uint64_t router = route->router.value;
+            on_route(router, router_state(router), *route, event);
+        }
     } else if (kind == EventKind::RouteRestart) {
-        router_state(field_uint(event, trace::router)).tally.restarts++; // R42
-    } else if (kind == EventKind::Spawn && is_router_spawn(event)) {
-        router_state(field_uint(event, trace::pid));
+        if (const std::optional<ev::RouteRestart> restart = read_event<ev::RouteRestart>(event)) {
+            router_state(restart->router).tally.restarts++; // R42
+        }
+    } else if (kind == EventKind::Spawn) {
+        const std::optional<ev::Spawn> spawn = read_event<ev::Spawn>(event);
+        if (spawn && is_router_spawn(*spawn)) {
+            router_state(spawn->pid);
+        }
     } else if (kind == EventKind::Exit) {
-        State* found = find_router(field_uint(event, trace::pid));
+        const std::optional<ev::Exit> exit = read_event<ev::Exit>(event);
+        State* found = exit ? find_router(exit->pid) : nullptr;
         if (found != nullptr && !found->exited) {
             State& state = *found;
             if (state.open.has_value()) {
@@ -438,36 +477,36 @@ void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) 
 // Out of line: most takes are not a router's, and on_kind_event then returns without saving
 // the registers this needs.
 [[gnu::noinline]] void CounterConsistency::on_take(std::uint64_t pid, State& state,
+                                                   const ev::Take& take,
                                                    const sim::TraceEvent& event) {
     if (state.open.has_value()) {
         report(event.at,
                "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +
                    " for routing but never finished routing it (no route event) and did not "
                    "crash before taking message " +
-                   std::to_string(field_uint(event, trace::id)),
+                   std::to_string(take.id),
                {state.open->witness(pid), witness_of(event)});
         state.open.reset();
     }
-    const std::uint64_t type = field_uint(event, layout::take::type);
-    if (field_uint(event, layout::take::queue) != main_queue ||
-        (type != regular_type && type != request_type)) {
+    if (take.queue != runtime::Queue::Main || (take.type != runtime::MailboxType::Regular &&
+                                               take.type != runtime::MailboxType::Request)) {
         return; // R9: the admin path, exits, events and inspections are not routed
     }
     state.tally.taken++; // R8
-    state.open = Open{event.seq, event.at, field_uint(event, layout::take::id), type,
-                      field_uint(event, layout::take::from)};
+    state.open =
+        Open{event.seq, event.at, take.id, static_cast<std::uint64_t>(take.type), take.from};
 }
 
-void CounterConsistency::on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event) {
-    const std::string_view resolution = field_text(event, layout::route::resolution);
-    if (resolution == "discard") {
+void CounterConsistency::on_route(std::uint64_t pid, State& state, const ev::Route& route,
+                                  const sim::TraceEvent& event) {
+    if (route.resolution == ev::Resolution::Discard) {
         state.tally.discarded++; // R11
-    } else if (resolution == "failed") {
+    } else if (route.resolution == ev::Resolution::Failed) {
         state.tally.failed++; // R18
     } else {
         state.tally.forwarded++; // R42: owned or registry
     }
-    const std::uint64_t id = field_uint(event, layout::route::id);
+    const std::uint64_t id = route.id;
     if (!state.open.has_value()) {
         report(event.at,
                "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +

@@ -1,6 +1,6 @@
 // Monitors of the Router invariants of DESIGN.md: route_stability, key_affinity,
 // pending_exclusivity, atomic_init, counter_consistency and no_forward_to_disabled. They read
-// the router's trace (runtime/router.hpp) and the runtime's (runtime/trace_keys.hpp).
+// the typed events of runtime/events.hpp (read_event), each decoded once in its handler.
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
@@ -15,6 +15,7 @@
 
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
+#include "properties/shared_decodes.hpp"
 #include "runtime/events.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/node.hpp"
@@ -29,7 +30,7 @@ class RouteTracker;
 /// reads it). `name` is the route the rule picked for the key.
 inline constexpr sim::TraceKey route_key{"route_key"};
 /// The route_key field holding the hashed field's value as compact JSON: the typed event's own
-/// key object (runtime::ev::RouteKey), so that a FieldAt finds it by identity, without a scan.
+/// key object (runtime::ev::RouteKey), which hand-built traces emit under.
 inline constexpr const sim::TraceKey& route_key_field = runtime::ev::key::key;
 
 /// Base of the monitors that follow route tables: feeds a RouteTracker and reports the
@@ -38,7 +39,7 @@ inline constexpr const sim::TraceKey& route_key_field = runtime::ev::key::key;
 /// (the lead) feeds it every event with the union of their checks and hands each finding to
 /// the monitor that owns its check; the others watch no events (one table rebuild per event
 /// instead of three).
-class RouteTableMonitor : public Monitor {
+class RouteTableMonitor : public Monitor, public ReadsSharedDecodes {
 public:
     ~RouteTableMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
@@ -94,19 +95,21 @@ public:
 /// key_affinity: under a hash rule with a fixed table one key maps to one route name for the
 /// whole run (per router), and the message is routed to the name the key picked.
 /// Memory: one entry per distinct (router, key).
-class KeyAffinity final : public Monitor {
+class KeyAffinity final : public Monitor, public ReadsSharedDecodes {
 public:
     KeyAffinity() { read_followed_takes_only(); } // the takes of routers awaited only
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
+    void share_state_with(Monitor& earlier) override { adopt_decodes(earlier); }
     void reset() override {
         std::fill(chosen_.begin(), chosen_.end(), Chosen{}); // the table keeps its size
         chosen_used_ = 0;
         texts_.clear();
         kept_names_.fill(KeptName{});
         awaiting_.clear();
+        clear_decodes();
     }
 
 private:
@@ -153,8 +156,10 @@ private:
     // its route) returns after two comparisons.
     void on_route_key(const sim::TraceEvent& event);
     void on_awaited(EventKind kind, const sim::TraceEvent& event);
-    /// A route event against the route_key it ends: reports a route other than the key's.
-    void check_routed(const Awaiting& awaiting, std::uint64_t router, const sim::TraceEvent& event);
+    /// A route event (`routed`, decoded from `event`) against the route_key it ends: reports a
+    /// route other than the key's.
+    void check_routed(const Awaiting& awaiting, std::uint64_t router,
+                      const runtime::ev::Route& routed, const sim::TraceEvent& event);
 
     // Open addressing by (router, key hash), probing linearly; the key text is compared too, so
     // keys whose hashes collide take separate slots. Slots are plain data and their texts sit
@@ -196,6 +201,9 @@ private:
     };
     // on_kind_event past a take (out of line: most events are takes, which end every Init).
     void on_other(EventKind kind, const sim::TraceEvent& event);
+    // on_other's spawn and spawn_failed, decoded; `event` is kept as a witness.
+    void on_spawn(const runtime::ev::Spawn& spawn, const sim::TraceEvent& event);
+    void on_spawn_failed(const runtime::ev::SpawnFailed& failed, const sim::TraceEvent& event);
 
     std::map<std::uint64_t, std::vector<Child>> in_init_; // routers inside their Init
     std::map<std::uint64_t, Orphan> orphans_;             // workers that must still exit
@@ -216,7 +224,7 @@ struct RouterTally {
 /// router took and finished routing; a taken message without a route event is allowed only
 /// when the router ends before its next take (it crashed in that step). Inspect values can be
 /// compared with the tally through check_inspection().
-class CounterConsistency final : public Monitor {
+class CounterConsistency final : public Monitor, public ReadsSharedDecodes {
 public:
     CounterConsistency() { read_followed_takes_only(); } // the takes of routers only
     std::string_view name() const override { return "counter_consistency"; }
@@ -224,9 +232,11 @@ public:
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
+    void share_state_with(Monitor& earlier) override { adopt_decodes(earlier); }
     void reset() override {
         routers_.clear();
         last_ = 0;
+        clear_decodes();
     }
     /// The trace's tally for a router (zeros for an unknown pid).
     RouterTally counters(std::uint64_t router) const;
@@ -249,8 +259,11 @@ private:
         std::optional<Open> open;
         bool exited = false;
     };
-    void on_take(std::uint64_t pid, State& state, const sim::TraceEvent& event);
-    void on_route(std::uint64_t pid, State& state, const sim::TraceEvent& event);
+    // The decoded take and route of router `pid`; `event` is theirs, for witnesses.
+    void on_take(std::uint64_t pid, State& state, const runtime::ev::Take& take,
+                 const sim::TraceEvent& event);
+    void on_route(std::uint64_t pid, State& state, const runtime::ev::Route& route,
+                  const sim::TraceEvent& event);
     // on_kind_event past a take (out of line: most events are takes by workers and clients).
     void on_other(EventKind kind, const sim::TraceEvent& event);
     /// The state of router `pid`, or nullptr. Most takes are a worker's or a client's: pids

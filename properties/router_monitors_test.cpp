@@ -2,7 +2,7 @@
 // witnesses, on a hand-built or mutated trace: a forward to a disabled route, a stale worker,
 // a moved slot, a second pending operation, a wrong management result, a pending state that
 // ends before its worker exits, a worker left alive after a failed Init, a counter mismatch
-// and a key mapped to two routes.
+// and a key mapped to two routes; an event that does not decode as its kind's struct is skipped.
 // Method: real routers (runtime/router_testing.hpp, router_rig.hpp) with the monitors
 // attached or their recorded trace replayed (as recorded, or with one event changed or
 // removed); hand-built traces emitted onto a bare bus (monitor_testing.hpp).
@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include "properties/monitor_testing.hpp"
 #include "properties/monitors.hpp"
@@ -244,6 +245,50 @@ TEST(RouteTableMonitors, ShareOneTrackerInASetAndEachReportsOnlyItsOwnChecks) {
     ASSERT_EQ(d.violations().size(), 1U);
     EXPECT_NE(d.violations()[0].explanation.find("forwarded message 11 to <3>"), std::string::npos)
         << d.violations()[0].explanation;
+}
+
+// The route monitors of a set decode each take and route event once between them (one
+// SharedDecodes); a monitor fed singly decodes for itself.
+TEST(RouteTableMonitors, ShareOneDecodeOfEachEventInASet) {
+    MonitorSet set;
+    set.add(std::make_unique<KeyAffinity>());
+    set.add(std::make_unique<RouteStability>());
+    set.add(std::make_unique<NoForwardToDisabled>(Semantics::Upstream)); // a tracker of its own
+    set.add(std::make_unique<CounterConsistency>());
+    const auto* first = dynamic_cast<const ReadsSharedDecodes*>(set.monitors()[0].get());
+    ASSERT_NE(first, nullptr);
+    for (const auto& monitor : set.monitors()) {
+        const auto* reader = dynamic_cast<const ReadsSharedDecodes*>(monitor.get());
+        ASSERT_NE(reader, nullptr) << monitor->name();
+        EXPECT_EQ(reader->shared_decodes(), first->shared_decodes()) << monitor->name();
+    }
+    const auto& upstream = dynamic_cast<const NoForwardToDisabled&>(*set.monitors()[2]);
+    EXPECT_EQ(upstream.tracker().decodes().get(), first->shared_decodes());
+    EXPECT_NE(CounterConsistency().shared_decodes(), first->shared_decodes());
+}
+
+// A set reused for the next run (MonitorSet::reset) forgets the decoded events: the next run's
+// seqs start again, and its route event at the seq of the last run's must be decoded anew.
+TEST(RouteTableMonitors, DecodeAnewAfterTheSetIsReset) {
+    MonitorSet set;
+    set.add(std::make_unique<RouteStability>());
+    set.add(std::make_unique<CounterConsistency>());
+    for (const U worker : {U{2}, U{3}}) {
+        set.reset();
+        HandTrace trace; // seqs from 0 in each run
+        trace.bus.add_sink(set);
+        trace.spawn(1, 0, "Router");
+        trace.spawn(worker, 1);
+        trace.route_init(1, "a", worker);
+        trace.take(1, 10, main_queue, regular, 5);
+        trace.forward(10, 1, worker, 5);
+        trace.route(1, 10, "a", "owned", worker);
+        trace.bus.remove_sink(set);
+        for (const auto& monitor : set.monitors()) {
+            EXPECT_TRUE(monitor->holds())
+                << "worker " << worker << ": " << monitor->violations().front().to_string();
+        }
+    }
 }
 
 TEST(RouteStabilityMonitor, HoldsAcrossEagerAndLazyRestarts) {
@@ -613,6 +658,69 @@ TEST(KeyAffinityMonitor, TellsApartTwoKeysWhoseHashesCollide) {
     EXPECT_EQ(h.monitor.violations()[1].explanation,
               "router <1> sent key \"a\" to route \"r4\", but earlier sent the same key to route "
               "\"r1\" (one key maps to one route for the run)");
+}
+
+// -- events that do not decode ------------------------------------------------------------
+// Every monitor here reads an event through its kind's struct (read_event); an event whose
+// fields are not those of its kind (a hand-edited trace) is skipped, where a field of the
+// wrong type used to read as 0 or "".
+
+TEST(RouteStabilityMonitor, SkipsARouteEventThatDoesNotDecode) {
+    Hand<RouteStability> h;
+    h.router_with_two_routes();
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.forward(10, 1, 2, 5);
+    h.trace.emit(runtime::ev::Route::kind, {{runtime::ev::key::router, U{1}},
+                                            {runtime::ev::key::id, U{10}},
+                                            {runtime::ev::key::name, "a"},
+                                            {runtime::ev::key::resolution, "owned"},
+                                            {runtime::ev::key::worker, "2"}}); // text, not uint
+    EXPECT_TRUE(h.monitor.holds()) << h.monitor.violations().front().to_string();
+    h.trace.take(1, 11, main_queue, regular, 5);
+    h.trace.forward(11, 1, 3, 5);
+    h.trace.route(1, 11, "a", "owned", 2); // a decodable event is still read
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <1> routed message 11 to route \"a\" (worker <2>) but forwarded it to <3>");
+}
+
+TEST(CounterConsistencyMonitor, SkipsATakeAndARouteThatDoNotDecode) {
+    Hand<CounterConsistency> h;
+    h.trace.spawn(1, 0, "Router");
+    h.trace.take(1, 10, main_queue, regular, 5);
+    h.trace.emit(runtime::ev::Take::kind, {{runtime::ev::key::pid, U{1}},
+                                           {runtime::ev::key::id, "11"}, // text, not uint
+                                           {runtime::ev::key::queue, main_queue},
+                                           {runtime::ev::key::type, regular},
+                                           {runtime::ev::key::from, U{5}}});
+    h.trace.route(1, 10, "a", "bogus", 2); // no Resolution has that name
+    h.trace.route(1, 10, "a", "discard", 0);
+    EXPECT_TRUE(h.monitor.holds()) << h.monitor.violations().front().to_string();
+    EXPECT_EQ(h.monitor.counters(1),
+              (RouterTally{.taken = 1, .forwarded = 0, .discarded = 1, .failed = 0}));
+}
+
+TEST(KeyAffinityMonitor, SkipsARouteKeyThatDoesNotDecode) {
+    Hand<KeyAffinity> h;
+    for (const auto& [key, name] : {std::pair{U{7}, "r1"}, std::pair{U{8}, "r2"}}) {
+        h.trace.emit(route_key, {{runtime::trace::router, U{1}},
+                                 {route_key_field, key}, // a uint, not the JSON text
+                                 {runtime::trace::name, name}});
+    }
+    EXPECT_TRUE(h.monitor.holds()) << h.monitor.violations().front().to_string();
+}
+
+TEST(AtomicInitMonitor, SkipsASpawnThatDoesNotDecode) {
+    Hand<AtomicInit> h;
+    h.trace.emit(runtime::ev::Spawn::kind, {{runtime::ev::key::pid, U{1}},
+                                            {runtime::ev::key::parent, U{0}},
+                                            {runtime::ev::key::name, U{0}}, // a uint, not a text
+                                            {runtime::ev::key::behavior, "test"},
+                                            {runtime::ev::key::kind, "Router"}});
+    h.trace.spawn(2, 1);
+    h.trace.spawn_failed(1, 0);
+    h.monitor.finish(h.trace.now, true);
+    EXPECT_TRUE(h.monitor.holds()) << h.monitor.violations().front().to_string();
 }
 
 // -- the factory --------------------------------------------------------------------------
