@@ -233,83 +233,8 @@ inline void Monitor::follow_takes_of(std::uint64_t pid) {
 
 // -- reading events ---------------------------------------------------------------------
 
-/// True when `field` has the key `key` (the same constant key object first, so the common
-/// path compares no bytes).
-inline bool has_key(const sim::TraceField& field, const sim::TraceKey& key) {
-    return field.key.hash == key.hash &&
-           (field.key.name.data() == key.name.data() || field.key.name == key.name);
-}
+// Fields are read typed, by member: read_event<ev::X> (properties/event_kind.hpp).
 
-/// The field with key `key`, or nullptr when absent. Emitters name fields with the same
-/// constant key objects the monitors read (runtime/trace_keys.hpp), so a first pass compares
-/// only addresses; a second pass compares hash and name (keys built elsewhere, hand traces).
-inline const sim::TraceField* find_field(const sim::TraceEvent& event, const sim::TraceKey& key) {
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        if (&event.fields[i].key == &key) {
-            return &event.fields[i];
-        }
-    }
-    for (std::size_t i = 0; i < event.field_count; i++) {
-        if (has_key(event.fields[i], key)) {
-            return &event.fields[i];
-        }
-    }
-    return nullptr;
-}
-
-/// A field as an emitter lays it out: key `key` at index `position` of the event's fields
-/// (properties/event_layout.hpp lists the runtime's). The readers that take one are forced
-/// inline: monitors read a few such fields of most events, and a call would cost more than
-/// the comparison.
-struct FieldAt {
-    const sim::TraceKey& key;
-    std::size_t position;
-};
-
-/// The field `at.key`, looked for first at its position: one comparison instead of a scan
-/// for an event laid out as its emitter does, and find_field's answer for any other layout
-/// (emitters name each field of an event once, so the first match is the only one).
-[[gnu::always_inline]] inline const sim::TraceField* find_field(const sim::TraceEvent& event,
-                                                                const FieldAt& at) {
-    if (at.position < event.field_count && &event.fields[at.position].key == &at.key) {
-        return &event.fields[at.position];
-    }
-    return find_field(event, at.key);
-}
-
-namespace detail {
-[[gnu::always_inline]] inline std::uint64_t uint_or(const sim::TraceField* field,
-                                                    std::uint64_t fallback) {
-    return field == nullptr || field->value.type() == sim::TraceValue::Type::Text
-               ? fallback
-               : field->value.as_uint();
-}
-[[gnu::always_inline]] inline std::string_view text_or_empty(const sim::TraceField* field) {
-    return field == nullptr || field->value.type() != sim::TraceValue::Type::Text
-               ? std::string_view()
-               : field->value.as_text();
-}
-} // namespace detail
-
-/// The unsigned value of field `key` (int or uint), or `fallback` when absent. Inline: every
-/// monitor reads several fields of every event.
-inline std::uint64_t field_uint(const sim::TraceEvent& event, const sim::TraceKey& key,
-                                std::uint64_t fallback = 0) {
-    return detail::uint_or(find_field(event, key), fallback);
-}
-[[gnu::always_inline]] inline std::uint64_t
-field_uint(const sim::TraceEvent& event, const FieldAt& at, std::uint64_t fallback = 0) {
-    return detail::uint_or(find_field(event, at), fallback);
-}
-
-/// The text of field `key`, or "" when absent.
-inline std::string_view field_text(const sim::TraceEvent& event, const sim::TraceKey& key) {
-    return detail::text_or_empty(find_field(event, key));
-}
-[[gnu::always_inline]] inline std::string_view field_text(const sim::TraceEvent& event,
-                                                          const FieldAt& at) {
-    return detail::text_or_empty(find_field(event, at));
-}
 /// True when the event has kind `kind` (compares the precomputed hash, then the name unless
 /// both are the same constant).
 inline bool is_kind(const sim::TraceEvent& event, const sim::TraceKey& kind) {

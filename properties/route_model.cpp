@@ -215,6 +215,16 @@ std::string_view route_op_name(RouteOp op) {
     return names[static_cast<std::size_t>(op)];
 }
 
+std::optional<RouteOp> parse_route_op(std::string_view text) {
+    for (RouteOp op : {RouteOp::Add, RouteOp::Remove, RouteOp::Disable, RouteOp::Enable,
+                       RouteOp::Replace, RouteOp::Respawn}) {
+        if (route_op_name(op) == text) {
+            return op;
+        }
+    }
+    return std::nullopt;
+}
+
 std::string_view call_outcome_name(CallOutcome outcome) {
     static constexpr std::array<std::string_view, 11> names = {
         "ok",

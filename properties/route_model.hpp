@@ -40,6 +40,8 @@ enum class RouteOp : std::uint8_t { Add, Remove, Disable, Enable, Replace, Respa
 
 /// "add", "remove", "disable", "enable", "replace", "respawn" (the route_admin trace op).
 std::string_view route_op_name(RouteOp op);
+/// The method with that trace spelling (route_admin's op), if any.
+std::optional<RouteOp> parse_route_op(std::string_view text);
 
 /// What a management call returns, as the model names it.
 enum class CallOutcome : std::uint8_t {

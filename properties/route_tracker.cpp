@@ -39,39 +39,6 @@ bool takes_no_messages(RouteState state) {
            state == RouteState::PendingRemove;
 }
 
-// The route model's state for the Router's (route_pending's from_state and to_state).
-RouteState model_state(runtime::act::RouteState state) {
-    using runtime::act::RouteState;
-    switch (state) {
-    case RouteState::Running:
-        return properties::RouteState::Running;
-    case RouteState::Dead:
-        return properties::RouteState::Dead;
-    case RouteState::Disabled:
-        return properties::RouteState::Disabled;
-    case RouteState::PendingDisable:
-        return properties::RouteState::PendingDisable;
-    case RouteState::PendingReplace:
-        return properties::RouteState::PendingReplace;
-    case RouteState::PendingRemove:
-        return properties::RouteState::PendingRemove;
-    case RouteState::Absent:
-        break;
-    }
-    RS_ASSERT(state == RouteState::Absent);
-    return properties::RouteState::Absent;
-}
-
-std::optional<RouteOp> parse_route_op(std::string_view text) {
-    for (RouteOp op : {RouteOp::Add, RouteOp::Remove, RouteOp::Disable, RouteOp::Enable,
-                       RouteOp::Replace, RouteOp::Respawn}) {
-        if (route_op_name(op) == text) {
-            return op;
-        }
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 std::string pid_text(std::uint64_t pid) {
@@ -514,8 +481,8 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const ev::Route
 void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::RoutePending& pending,
                               const sim::TraceEvent& event, std::vector<Finding>& out) {
     router.fresh_spawn = 0;
-    const RouteState from = model_state(pending.from_state);
-    const RouteState to = model_state(pending.to_state);
+    const RouteState from = pending.from_state;
+    const RouteState to = pending.to_state;
     auto found = named_route(router, pending.name);
     if (found == router.routes.end()) {
         return;

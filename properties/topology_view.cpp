@@ -70,16 +70,6 @@ MessageClass class_of_send(runtime::MailboxType type, std::string_view msg) {
     return msg.starts_with("routesim.") ? MessageClass::Internal : MessageClass::User;
 }
 
-std::optional<RouteOp> parse_route_op(std::string_view text) {
-    for (RouteOp op : {RouteOp::Add, RouteOp::Remove, RouteOp::Disable, RouteOp::Enable,
-                       RouteOp::Replace, RouteOp::Respawn}) {
-        if (route_op_name(op) == text) {
-            return op;
-        }
-    }
-    return std::nullopt;
-}
-
 constexpr std::size_t where_index(MessageWhere where) {
     return static_cast<std::size_t>(where);
 }
