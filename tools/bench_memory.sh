@@ -22,9 +22,9 @@ cpu=${CPU-1}
 router16=$bench_dir/router16.json
 
 case $max_exponent in
-4 | 5 | 6 | 7 | 8) ;;
+4 | 5 | 6 | 7) ;;
 *)
-    echo "bench_memory.sh: MAX_EXPONENT: expected 4..8, got \"$max_exponent\"" >&2
+    echo "bench_memory.sh: MAX_EXPONENT: expected 4..7, got \"$max_exponent\"" >&2
     exit 2
     ;;
 esac
@@ -65,7 +65,8 @@ EOF
 timed() {
     local start end
     start=$(date +%s%N)
-    /usr/bin/time -f %M -o "$work/rss" "${pin[@]}" "$routesim" run "$1" >"$work/out" 2>"$work/err" || {
+    /usr/bin/time -f %M -o "$work/rss" "${pin[@]}" "$routesim" run "$1" \
+        >"$work/out" 2>"$work/err" || {
         echo "bench_memory.sh: failed: $routesim run $1" >&2
         cat "$work/out" "$work/err" >&2
         exit 1
@@ -101,8 +102,9 @@ for monitors in default none; do
         count=$((10 ** exponent))
         read -r ms kib < <(measure "$count" "$monitors")
         slope=$(( (kib - previous_kib) * 1024 / (count - previous_count) ))
-        printf '%10d %9s %10s %10d\n' "$count" "$(awk -v m="$ms" 'BEGIN { printf "%.2f", m / 1000 }')" \
-            "$(awk -v k="$kib" 'BEGIN { printf "%.1f", k / 1024 }')" "$slope"
+        seconds=$(awk -v m="$ms" 'BEGIN { printf "%.2f", m / 1000 }')
+        megabytes=$(awk -v k="$kib" 'BEGIN { printf "%.1f", k / 1024 }')
+        printf '%10d %9s %10s %10d\n' "$count" "$seconds" "$megabytes" "$slope"
         previous_kib=$kib
         previous_count=$count
     done
