@@ -163,7 +163,7 @@ private:
 
     static Block* allocate(std::uint32_t capacity) {
         RS_ASSERT(capacity > 0 && capacity <= block_capacity_max);
-        void* memory = ::operator new(sizeof(Block) + std::size_t{capacity} * sizeof(T));
+        void* memory = ::operator new (sizeof(Block) + std::size_t{capacity} * sizeof(T));
         return ::new (memory) Block{nullptr, capacity};
     }
     static void free_block(Block* block) {

@@ -33,8 +33,12 @@ void* operator new(std::size_t size) {
     throw std::bad_alloc();
 }
 // Not inlined: GCC would otherwise pair a new-expression with free() and warn.
-[[gnu::noinline]] void operator delete(void* memory) noexcept { std::free(memory); }
-[[gnu::noinline]] void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
+[[gnu::noinline]] void operator delete(void* memory) noexcept {
+    std::free(memory);
+}
+[[gnu::noinline]] void operator delete(void* memory, std::size_t) noexcept {
+    std::free(memory);
+}
 
 namespace routesim::scenarios {
 namespace {
@@ -213,9 +217,8 @@ TEST(JsonMessageTemplate, EachCopyMakesTheSameValueAndAnAnswerCarriesIt) {
     EXPECT_EQ(second.json(), first.json());
     EXPECT_TRUE(second.from_a_template());
     EXPECT_EQ(second.shared_index(), JsonMessage::unshared);
-    const JsonMessage answer =
-        JsonMessage::answer("Receipt", runtime::Message(JsonMessage::from_template(tmpl, 4)),
-                            Json("w"));
+    const JsonMessage answer = JsonMessage::answer(
+        "Receipt", runtime::Message(JsonMessage::from_template(tmpl, 4)), Json("w"));
     const Json expected = {
         {"type", "Receipt"}, {"of", JsonMessage::with_index(job, 4)}, {"by", "w"}};
     EXPECT_EQ(answer.json(), expected);
