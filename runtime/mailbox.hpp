@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/error.hpp"
 #include "runtime/gen.hpp"
 #include "runtime/message.hpp"
+#include "sim/assert.hpp"
 
 namespace routesim::runtime {
 
@@ -26,17 +28,44 @@ enum class MailboxType : std::uint8_t {
 std::string_view mailbox_type_name(MailboxType type);
 
 /// One queued item. Forwarding hands it on unchanged: From, Ref, Type, Target and the
-/// message id all stay (§2.6).
+/// message id all stay (§2.6). 96 bytes: the type and the id share one word, the type in its
+/// low byte (a queue of millions of messages is mostly these items).
 struct MailboxMessage {
+    /// Message ids are below 2^56: a run counts its sends from 1, one by one.
+    static constexpr std::uint64_t id_limit = std::uint64_t{1} << 56;
+
+    MailboxMessage() = default;
+    /// The members in the order the runtime names them; `payload` is a Message or what
+    /// makes one.
+    template <class Payload>
+    MailboxMessage(const PID& sender, const Ref& reference, Payload&& payload,
+                   std::uint64_t message_id, Atom target, MailboxType kind)
+        : from(sender), ref(reference), message(std::forward<Payload>(payload)),
+          target_name(target), type(kind), id(message_id & (id_limit - 1)) {
+        RS_ASSERT(message_id < id_limit);
+    }
+    /// The same with the nil message, for the delivery path to build the payload's Message
+    /// over it in place. Unchecked id (the hot path): the node's counter is far below 2^56.
+    MailboxMessage(const PID& sender, const Ref& reference, std::uint64_t message_id, Atom target,
+                   MailboxType kind)
+        : from(sender), ref(reference), target_name(target), type(kind),
+          id(message_id & (id_limit - 1)) {}
+    /// Sets the id (the mask only tells the compiler the value fits; the assert checks it).
+    void set_id(std::uint64_t message_id) {
+        RS_ASSERT(message_id < id_limit);
+        id = message_id & (id_limit - 1);
+    }
+
     PID from;
     Ref ref;
     Message message;
-    /// Unique per send in a run; kept by forwards, so a trace can follow one message.
-    std::uint64_t id = 0;
     /// The name the sender used, or empty when it addressed a PID (§1.4 Target).
     Atom target_name;
-    MailboxType type = MailboxType::Regular;
+    MailboxType type : 8 = MailboxType::Regular;
+    /// Unique per send in a run; kept by forwards, so a trace can follow one message.
+    std::uint64_t id : 56 = 0;
 };
+static_assert(sizeof(MailboxMessage) == 96);
 
 /// An inspect result: key → value, ordered by key.
 using Inspection = std::map<std::string, std::string>;

@@ -21,7 +21,9 @@ namespace routesim::runtime {
 /// `static constexpr std::string_view type_name` (a fixed name) or a member
 /// `std::string_view message_type() const` (a name that depends on the value, such as a JSON
 /// message's "type" field), and optionally `std::string describe() const`. Without either the
-/// name is "value". Names must not depend on the compiler (never typeid).
+/// name is "value". Names must not depend on the compiler (never typeid). A type with
+/// message_type() may also give `std::uint64_t message_type_hash() const`, the FNV-1a 64 of
+/// message_type() kept with the value, so that the trace does not hash the name per message.
 template <class T>
 struct MessageTraits {
     static std::string_view name(const T& value) {
@@ -31,6 +33,14 @@ struct MessageTraits {
             return T::type_name;
         } else {
             return "value";
+        }
+    }
+    /// FNV-1a 64 of name(value).
+    static std::uint64_t name_hash(const T& value) {
+        if constexpr (requires { value.message_type_hash(); }) {
+            return value.message_type_hash();
+        } else {
+            return sim::fnv1a64(name(value));
         }
     }
     static std::string describe(const T& value) {
@@ -118,7 +128,7 @@ public:
         if (ops_->name_hash != 0) {
             return ops_->name_hash;
         }
-        return sim::fnv1a64(type_name());
+        return ops_->value_name_hash(ops_->data(storage_));
     }
 
     /// A readable rendering of the payload.
@@ -142,7 +152,7 @@ public:
         if constexpr (fixed_name_hash_of<D>() != 0) {
             return fixed_name_hash_of<D>();
         } else {
-            return sim::fnv1a64(MessageTraits<D>::name(value));
+            return MessageTraits<D>::name_hash(value);
         }
     }
 
@@ -154,6 +164,7 @@ private:
         void (*destroy)(std::byte* at);
         const void* (*data)(const std::byte* at);
         std::string_view (*name)(const void* value);
+        std::uint64_t (*value_name_hash)(const void* value); // MessageTraits::name_hash
         std::string (*describe)(const void* value);
         /// Inline and trivially copyable: copy and move are a memcpy, destroy does nothing
         /// (the hot path of small payloads makes no indirect call).
@@ -208,6 +219,9 @@ private:
             return std::launder(reinterpret_cast<const T*>(at));
         },
         [](const void* value) { return MessageTraits<T>::name(*static_cast<const T*>(value)); },
+        [](const void* value) {
+            return MessageTraits<T>::name_hash(*static_cast<const T*>(value));
+        },
         [](const void* value) { return MessageTraits<T>::describe(*static_cast<const T*>(value)); },
         std::is_trivially_copyable_v<T>&& std::is_trivially_destructible_v<T>,
         fixed_name_of<T>(),
@@ -235,6 +249,9 @@ private:
             return std::launder(reinterpret_cast<const Ptr*>(at))->get();
         },
         [](const void* value) { return MessageTraits<T>::name(*static_cast<const T*>(value)); },
+        [](const void* value) {
+            return MessageTraits<T>::name_hash(*static_cast<const T*>(value));
+        },
         [](const void* value) { return MessageTraits<T>::describe(*static_cast<const T*>(value)); },
         false,
         fixed_name_of<T>(),

@@ -1,7 +1,8 @@
 // Goal: Message is a type-erased immutable payload (runtime/message.hpp): small nothrow-movable
 // values are stored inline and copied with the message, larger ones are shared by copies;
-// get<T> checks the type; type_name/describe follow MessageTraits; copies and moves are
-// well-behaved.
+// get<T> checks the type; type_name/describe follow MessageTraits (a value's own name hash,
+// message_type_hash(), is what type_name_hash reports); copies and moves are well-behaved; a
+// mailbox item packs its id and type into one word and keeps both.
 // Method: probe payloads that count their copies and expose their address, so storage is
 // observable without peeking into the class.
 #include <array>
@@ -9,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/mailbox.hpp"
 #include "runtime/message.hpp"
 
 namespace routesim::runtime {
@@ -52,6 +54,13 @@ struct Dynamic {
 
 struct Plain {
     int x = 0;
+};
+
+/// A payload that keeps its name's hash with it (as a JSON message's template does). The hash
+/// is a marker, not the name's FNV-1a: the test sees whose hash the Message reports.
+struct KeepsItsHash {
+    std::string_view message_type() const { return "kept"; }
+    std::uint64_t message_type_hash() const { return 0x1234; }
 };
 
 static_assert(sizeof(Small) <= Message::inline_size);
@@ -123,6 +132,37 @@ TEST(Message, TypeNameAndDescribe) {
     EXPECT_EQ(Message(Plain{}).type_name(), "value");
     EXPECT_EQ(Message(Plain{}).describe(), "value");
     EXPECT_EQ(Message(std::string("text")).type_name(), "value");
+}
+
+// type_name_hash: a value-named payload's own hash when it keeps one, else the FNV-1a 64 of
+// its name; a fixed name's hash is a constant.
+TEST(Message, TypeNameHashIsTheValuesOwnWhenItKeepsOne) {
+    EXPECT_EQ(Message(KeepsItsHash{}).type_name_hash(), 0x1234U);
+    EXPECT_EQ(Message::type_name_hash_of(KeepsItsHash{}), 0x1234U);
+    EXPECT_EQ(Message(Dynamic{"order.created"}).type_name_hash(), sim::fnv1a64("order.created"));
+    int copies = 0;
+    EXPECT_EQ(Message(Small{1, &copies}).type_name_hash(), sim::fnv1a64("Small"));
+    EXPECT_EQ(Message(Large{1, &copies}).type_name_hash(), sim::fnv1a64("Large"));
+}
+
+// A mailbox item is 96 bytes: the id (below 2^56) and the type share a word, and each keeps
+// its value whatever the other holds.
+TEST(MailboxMessage, IdAndTypeShareAWordAndKeepTheirValues) {
+    static_assert(sizeof(MailboxMessage) == 96);
+    const std::uint64_t largest = MailboxMessage::id_limit - 1;
+    MailboxMessage item(PID{}, Ref{}, Message(), largest, Atom(), MailboxType::Inspect);
+    EXPECT_EQ(item.id, largest);
+    EXPECT_EQ(item.type, MailboxType::Inspect);
+    item.set_id(7);
+    EXPECT_EQ(item.id, 7U);
+    EXPECT_EQ(item.type, MailboxType::Inspect);
+    item.type = MailboxType::Regular;
+    EXPECT_EQ(item.id, 7U);
+    const MailboxMessage copy = item;
+    EXPECT_EQ(copy.id, 7U);
+    EXPECT_EQ(copy.type, MailboxType::Regular);
+    EXPECT_EQ(MailboxMessage().id, 0U);
+    EXPECT_EQ(MailboxMessage().type, MailboxType::Regular);
 }
 
 // A move transfers the value without copying it and leaves the source nil.

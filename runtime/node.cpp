@@ -241,7 +241,7 @@ SendResult Node::route_any(Process* from, const PID& from_pid, const Address& to
     }
     if (!failed) {
         // Mailbox-full is traced by deliver itself.
-        message.id = next_message_id();
+        message.set_id(next_message_id());
         return deliver(*target, queue, std::move(message));
     }
     const std::string target_text = to_string(to);

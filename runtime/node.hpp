@@ -166,7 +166,7 @@ private:
         if (!to.is_name()) {
             // Init (§2.1: only the process's own sends) and the dead states go to route_any.
             if (Process* target = find_open(to.pid())) {
-                message.id = next_message_id();
+                message.set_id(next_message_id());
                 return deliver(*target, queue, std::move(message));
             }
         }
@@ -232,7 +232,7 @@ private:
     /// The panics injected at a take (the fault plan's take site, a watched process's hook):
     /// true when one fired and ended the step.
     bool take_panics(Process& process, const MailboxMessage& message);
-    /// Ends the take of `message` from `ring` (take_one) and frees a buffer its growth retired.
+    /// Ends the take of `message` from `ring` (take_one).
     void release_taken(detail::Ring<MailboxMessage>& ring, MailboxMessage& message);
     void resume_call(Process& process);
     void after_callback(Process& process, const Status& status);
@@ -286,9 +286,6 @@ private:
     std::unordered_map<Atom, NameEntry> names_;       // lookups only; listings are sorted
     std::vector<std::unique_ptr<Process>> graveyard_; // torn down, freed after the step
     bool has_graveyard_ = false; // !graveyard_.empty(), one byte for run_step to test
-    // The old buffer of the stepping process's queue that grew while its taken message still
-    // lived in it; freed when the take ends (one take at a time).
-    detail::Ring<MailboxMessage>::Buffer retired_;
     std::vector<std::function<void(const Process&, const Error&)>> teardown_hooks_;
     TakePanicHook take_panic_hook_;
     struct Stash {

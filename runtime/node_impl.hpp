@@ -32,8 +32,8 @@ template <class Payload>
     }
 }
 
-/// Builds a mailbox item in `slot` from its members. They come by reference: with constants
-/// in the braces GCC clears the whole item before storing the members.
+/// Builds a mailbox item in `slot` from its members (MailboxMessage's constructors). They come
+/// by reference: with constants in the braces GCC clears the whole item before storing them.
 template <class... Parts>
 [[gnu::always_inline]] inline void build_item(MailboxMessage* slot, Parts&&... parts) {
     ::new (static_cast<void*>(slot)) MailboxMessage{std::forward<Parts>(parts)...};
@@ -70,21 +70,20 @@ Node::deliver_item(Process& target, Queue queue, Item&& message, const Process* 
             message.id, sim::PremixedId(forwarder->pid_.id, forwarder->id_lanes_.forward_by),
             sim::PremixedId(target.pid_.id, target.id_lanes_.forward_to), message.from.id, queue});
     }
-    // A growth never moves a taken message, so `message` stays valid even when it is the
-    // message being handled in this very queue (a forward to oneself).
+    // A queue never moves its elements, so `message` stays valid even when it is the message
+    // being handled in this very queue (a forward to oneself).
     if constexpr (is_new) {
-        ring.construct_back(retired_, [&message](MailboxMessage* slot) {
+        ring.construct_back([&message](MailboxMessage* slot) {
             using Payload = decltype(message.payload);
             // The item with a nil Message, then the payload's Message built over it (a nil
             // Message owns nothing, so it needs no destructor call): moved once when it is a
             // Message, built in place otherwise.
-            detail::build_item(slot, message.from, Ref{}, Message(), message.id, Atom(),
-                               message.type);
+            detail::build_item(slot, message.from, Ref{}, message.id, Atom(), message.type);
             ::new (static_cast<void*>(&slot->message))
                 Message(std::forward<Payload>(message.payload));
         });
     } else {
-        ring.push_back(retired_, std::forward<Item>(message));
+        ring.push_back(std::forward<Item>(message));
     }
     target.queued_mask_ |= static_cast<std::uint8_t>(1U << static_cast<unsigned>(queue));
     poke(target);

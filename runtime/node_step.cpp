@@ -90,9 +90,6 @@ void Node::run_steps(sim::World& world, sim::TaskId first) {
 [[gnu::always_inline]] inline void Node::release_taken(detail::Ring<MailboxMessage>& ring,
                                                        MailboxMessage& message) {
     ring.release_taken(message);
-    if (retired_.slots != nullptr) {
-        detail::Ring<MailboxMessage>::free_buffer(retired_); // the ring grew during the step
-    }
 }
 
 void Node::resume_call(Process& process) {

@@ -1,10 +1,16 @@
 // Goal: a taken message is handled in its queue slot and stays valid for the whole callback,
 // while queue lengths read meanwhile do not count it; a queue that grows under it (sends to
 // oneself), a forward of it to oneself, and a termination or kill inside the callback leave it
-// intact (runtime/detail/ring.hpp).
-// Method: the Ring alone first, then actors that read their message after growing their own
+// intact (runtime/detail/ring.hpp). The Ring grows by linking blocks: it never moves an element,
+// never holds two copies of a queue, and gives a drained queue's blocks back.
+// Method: the Ring alone first (order, addresses, moves and allocated slots as it grows,
+// drains, cycles and clears), then actors that read their message after growing their own
 // queue; payloads are heap-held Text, so a dangling read shows up (and under ASan, aborts).
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 #include "runtime/detail/ring.hpp"
 #include "runtime/testing.hpp"
@@ -21,37 +27,165 @@ using TextRing = detail::Ring<std::string>;
 
 TEST(RingTakeInPlace, TakenElementIsNotCountedAndItsSlotIsNotReused) {
     TextRing ring;
-    TextRing::Buffer retired;
     for (const char* text : {"a", "b", "c"}) {
-        ring.push_back(retired, std::string(text));
+        ring.push_back(std::string(text));
     }
     std::string& taken = ring.take_front();
+    const std::string* where = &taken;
     EXPECT_EQ(ring.size(), 2U);
-    // Capacity is 4: "d" fills the last free slot; "e" must grow rather than reuse "a"'s slot.
-    ring.push_back(retired, std::string("d"));
-    EXPECT_EQ(retired.slots, nullptr);
-    ring.push_back(retired, std::string("e"));
-    EXPECT_NE(retired.slots, nullptr);
+    // The first block has 4 slots: "d" fills it, the rest go to blocks linked after it.
+    std::vector<std::string> expected = {"b", "c"};
+    for (int i = 0; i < 100; i++) {
+        expected.push_back("d" + std::to_string(i));
+        ring.push_back(std::string(expected.back()));
+    }
+    EXPECT_EQ(&taken, where);
     EXPECT_EQ(taken, "a");
     std::vector<std::string> queued;
     ring.for_each([&queued](const std::string& text) { queued.push_back(text); });
-    EXPECT_EQ(queued, (std::vector<std::string>{"b", "c", "d", "e"}));
+    EXPECT_EQ(queued, expected);
     ring.release_taken(taken);
-    TextRing::free_buffer(retired);
-    EXPECT_EQ(retired.slots, nullptr);
+    EXPECT_EQ(ring.size(), 102U);
 }
 
-TEST(RingTakeInPlace, GrowthWithoutATakeFreesTheOldBuffer) {
-    TextRing ring;
-    TextRing::Buffer retired;
-    for (int i = 0; i < 9; i++) {
-        ring.push_back(retired, std::to_string(i));
+/// Counts the copies and moves of its values, to show that a queue moves none.
+struct Counted {
+    static inline int copies = 0;
+    static inline int moves = 0;
+    int value = 0;
+    explicit Counted(int v) : value(v) {}
+    Counted(const Counted& other) : value(other.value) { copies++; }
+    Counted(Counted&& other) noexcept : value(other.value) { moves++; }
+    Counted& operator=(const Counted&) = delete;
+    Counted& operator=(Counted&&) = delete;
+    ~Counted() = default;
+};
+
+TEST(Ring, GrowthKeepsTheOrderAndNeverMovesAnElement) {
+    Counted::copies = 0;
+    Counted::moves = 0;
+    detail::Ring<Counted> ring;
+    for (int i = 0; i < 1000; i++) {
+        ring.emplace_back(i);
     }
-    EXPECT_EQ(retired.slots, nullptr);
+    std::vector<const Counted*> addresses;
+    ring.for_each([&addresses](const Counted& element) { addresses.push_back(&element); });
+    for (int i = 1000; i < 5000; i++) {
+        ring.emplace_back(i);
+    }
+    std::size_t at = 0;
+    ring.for_each([&](const Counted& element) {
+        if (at < addresses.size()) {
+            EXPECT_EQ(&element, addresses[at]) << "element " << at << " moved";
+        }
+        at++;
+    });
+    EXPECT_EQ(at, 5000U);
+    EXPECT_EQ(Counted::copies, 0);
+    EXPECT_EQ(Counted::moves, 0);
+    for (int i = 0; i < 5000; i++) {
+        Counted& taken = ring.take_front();
+        ASSERT_EQ(taken.value, i);
+        ring.release_taken(taken);
+    }
+    EXPECT_TRUE(ring.empty());
+}
+
+TEST(Ring, NeverHoldsTwiceTheQueueAndGivesADrainedQueuesBlocksBack) {
+    TextRing ring;
+    EXPECT_EQ(ring.allocated_slots(), 0U); // nothing until the first push
+    const std::uint32_t block = TextRing::block_capacity_max;
+    for (std::uint32_t i = 0; i < 100'000; i++) {
+        ring.push_back(std::to_string(i));
+        // At most one block's slots beyond the queue (the doubling first blocks sum to less).
+        ASSERT_LE(ring.allocated_slots(), ring.size() + 2 * block) << "after " << i;
+    }
+    for (std::uint32_t i = 0; i < 100'000; i++) {
+        std::string& taken = ring.take_front();
+        ASSERT_EQ(taken, std::to_string(i));
+        ring.release_taken(taken);
+        ASSERT_LE(ring.allocated_slots(), ring.size() + TextRing::spare_slots_max + 2 * block)
+            << "after " << i;
+    }
+    // The front block and at most spare_slots_max slots of spares stay.
+    EXPECT_LE(ring.allocated_slots(), block + TextRing::spare_slots_max);
+}
+
+TEST(Ring, AQueueRefilledInBurstsReusesItsBlocks) {
+    TextRing ring;
+    std::vector<std::uint32_t> slots;
+    for (int burst = 0; burst < 4; burst++) {
+        for (int i = 0; i < 1024; i++) {
+            ring.push_back(std::to_string(i));
+        }
+        slots.push_back(ring.allocated_slots());
+        for (int i = 0; i < 1024; i++) {
+            std::string& taken = ring.take_front();
+            ASSERT_EQ(taken, std::to_string(i));
+            ring.release_taken(taken);
+        }
+        EXPECT_EQ(ring.allocated_slots(), slots.back()); // drained: every block kept as a spare
+    }
+    EXPECT_EQ(slots, std::vector<std::uint32_t>(4, slots.front()));
+}
+
+TEST(Ring, AQueueThatStaysShortCyclesThroughItsBlocksWithoutGrowing) {
+    TextRing ring;
+    for (int i = 0; i < 100; i++) {
+        ring.push_back(std::to_string(i));
+    }
+    std::uint32_t most = 0;
+    for (int i = 100; i < 100'000; i++) {
+        std::string& taken = ring.take_front();
+        ASSERT_EQ(taken, std::to_string(i - 100));
+        ring.release_taken(taken);
+        ring.push_back(std::to_string(i));
+        if (i >= 10'000) {
+            most = std::max(most, ring.allocated_slots());
+        }
+    }
+    EXPECT_EQ(ring.size(), 100U);
+    EXPECT_LE(most, 100 + 2 * TextRing::block_capacity_max);
+}
+
+TEST(Ring, AnEmptiedQueueStartsAgainAtItsFirstSlot) {
+    TextRing ring;
+    ring.push_back(std::string("a"));
+    std::string& first = ring.take_front();
+    const std::string* slot = &first;
+    ring.release_taken(first);
+    for (int i = 0; i < 1000; i++) { // one message in flight, as a ping-pong actor's
+        ring.push_back(std::to_string(i));
+        std::string& taken = ring.take_front();
+        ASSERT_EQ(&taken, slot);
+        ring.release_taken(taken);
+    }
+    EXPECT_EQ(ring.allocated_slots(), 4U);
+}
+
+TEST(Ring, ClearKeepsTheTakenElementAndLaterPushesPassIt) {
+    TextRing ring;
+    for (int i = 0; i < 300; i++) {
+        ring.push_back(std::to_string(i));
+    }
+    for (int i = 0; i < 40; i++) { // the front block is then the fourth one (32 slots)
+        std::string& taken = ring.take_front();
+        ring.release_taken(taken);
+    }
     std::string& taken = ring.take_front();
-    EXPECT_EQ(taken, "0");
+    EXPECT_EQ(taken, "40");
+    ring.clear();
+    EXPECT_TRUE(ring.empty());
+    for (int i = 0; i < 100; i++) {
+        ring.push_back(std::string("later ") + std::to_string(i));
+    }
+    EXPECT_EQ(taken, "40");
     ring.release_taken(taken);
-    EXPECT_EQ(ring.size(), 8U);
+    std::vector<std::string> queued;
+    ring.for_each([&queued](const std::string& text) { queued.push_back(text); });
+    ASSERT_EQ(queued.size(), 100U);
+    EXPECT_EQ(queued.front(), "later 0");
+    EXPECT_EQ(queued.back(), "later 99");
 }
 
 TEST(TakeInPlace, MessageSurvivesSelfSendsThatGrowTheQueue) {
@@ -67,7 +201,7 @@ TEST(TakeInPlace, MessageSurvivesSelfSendsThatGrowTheQueue) {
                     const Text text{"self " + std::to_string(i)};
                     EXPECT_TRUE(self.process().send(self.self(), text));
                 }
-                // The queue grew from 4 to 64 slots under the message being handled.
+                // The queue linked blocks of 8, 16 and 32 slots under the message being handled.
                 EXPECT_EQ(message.get<Text>()->value, "first");
                 EXPECT_EQ(self.current().message.get<Text>()->value, "first");
                 lengths.push_back(self.process().queue_length(Queue::Main));

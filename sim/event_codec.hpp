@@ -460,7 +460,7 @@ bool is_event_kind(const TraceKey& kind) {
 /// `event` as `Event`, or nothing when it has another kind or does not match the table
 /// (a hand-built event: another field count, key or value type).
 template <TraceEventType Event>
-std::optional<Event> try_decode(const TraceEvent& event) {
+[[gnu::always_inline]] inline std::optional<Event> try_decode(const TraceEvent& event) {
     constexpr std::size_t count = event_field_count<Event>;
     if (event.layout == &detail::layout_tag<Event>) [[likely]] {
         Event trusted{};

@@ -15,11 +15,13 @@ Workload::Workload(const RunCore& core, const Targets& targets, ClientRecords& c
     RS_ASSERT(&node_.world() == &world_);
     RS_ASSERT(cache_ == nullptr || &cache_->scenario() == &scenario_);
     if (cache_ == nullptr) { // a campaign's cache knows it already (MessageCache::draws_nothing)
-        draws_nothing_.reserve(scenario_.workload.size());
+        templates_.reserve(scenario_.workload.size());
         for (const WorkloadSource& source : scenario_.workload) {
-            draws_nothing_.push_back(JsonMessage::draws_nothing(source.message));
+            templates_.push_back(JsonMessage::draws_nothing(source.message)
+                                     ? std::make_unique<JsonMessage::Template>(source.message)
+                                     : nullptr);
         }
-        RS_ASSERT(draws_nothing_.size() == scenario_.workload.size());
+        RS_ASSERT(templates_.size() == scenario_.workload.size());
     }
 }
 
@@ -51,9 +53,11 @@ runtime::Message Workload::workload_message(std::uint32_t source, std::uint64_t 
         if (cached != nullptr) {
             return *cached;
         }
-    }
-    if (cache_ != nullptr ? cache_->draws_nothing(source) : draws_nothing_[source]) {
-        return runtime::Message(JsonMessage::from_template(message, repetition));
+        if (cache_->draws_nothing(source)) { // past what the cache keeps: a body of its own
+            return runtime::Message(JsonMessage::from_template(message, repetition));
+        }
+    } else if (const JsonMessage::Template* tmpl = templates_[source].get()) {
+        return runtime::Message(JsonMessage::from_template(*tmpl, repetition));
     }
     return json_message(instantiate(message, repetition));
 }

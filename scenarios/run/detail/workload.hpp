@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/message.hpp"
 #include "scenarios/run/detail/core.hpp"
+#include "scenarios/run/json_message.hpp"
 #include "scenarios/run/message_cache.hpp"
 #include "scenarios/run/records.hpp"
 #include "scenarios/run/targets.hpp"
@@ -54,9 +56,12 @@ private:
     Outcomes& outcomes_;
     MessageCache* cache_;
     sim::Prng prng_;
-    /// Per source, when there is no cache: its message draws nothing ({"uniform": ...}), so
-    /// each repetition is made lazily from it (JsonMessage::from_template).
-    std::vector<bool> draws_nothing_;
+    /// Per source, when there is no cache: the template of its repetitions when its message
+    /// draws nothing ({"uniform": ...}), so that a repetition is the template and its index
+    /// (JsonMessage::from_template); null when it draws. The messages point to their template:
+    /// the Workload outlives every read of them (declared after the Runner's node, it goes
+    /// before the node destroys what is still queued, unread).
+    std::vector<std::unique_ptr<const JsonMessage::Template>> templates_;
     /// Per workload source: its client's atom and record, looked up on its first message.
     struct SourceClient {
         runtime::Atom from;
