@@ -45,7 +45,8 @@ void TraceCollector::on_event(const sim::TraceEvent& event) {
     if (facts_.records.size() < options_.records_max) {
         facts_.records.push_back(sim::MemorySink::copy(event));
     }
-    switch (ev::kind_of(event.kind)) {
+    const ev::Kind kind = ev::kind_of(event.kind);
+    switch (kind) {
     case ev::Kind::Take:
         if (const auto take = read_event<ev::Take>(event)) {
             taken_[take->pid.value]++;
@@ -77,29 +78,38 @@ void TraceCollector::on_event(const sim::TraceEvent& event) {
         }
         return;
     default:
-        on_marked(event);
+        on_marked(kind, event);
         return;
     }
 }
 
-void TraceCollector::on_marked(const sim::TraceEvent& event) {
-    if (const auto restart = read_event<ev::RouteRestart>(event)) {
-        mark(event, MarkerKind::Restart, restart->router,
-             "restart " + std::string(restart->name.text) + " (" +
-                 std::string(restart->restart.text) + ")");
-    } else if (const auto sup = read_event<ev::SupRestart>(event)) {
-        mark(event, MarkerKind::Restart, sup->sup, "restart " + std::string(sup->child.text));
-    } else if (const auto forward = read_event<ev::PoolForward>(event)) {
-        const std::string_view outcome = forward->outcome.text;
-        if (outcome == "ok" || outcome == "respawned") {
+void TraceCollector::on_marked(ev::Kind kind, const sim::TraceEvent& event) {
+    if (kind == ev::Kind::RouteRestart) {
+        if (const auto restart = read_event<ev::RouteRestart>(event)) {
+            mark(event, MarkerKind::Restart, restart->router,
+                 "restart " + std::string(restart->name.text) + " (" +
+                     std::string(restart->restart.text) + ")");
+        }
+    } else if (kind == ev::Kind::SupRestart) {
+        if (const auto sup = read_event<ev::SupRestart>(event)) {
+            mark(event, MarkerKind::Restart, sup->sup, "restart " + std::string(sup->child.text));
+        }
+    } else if (kind == ev::Kind::PoolForward) {
+        const auto forward = read_event<ev::PoolForward>(event);
+        if (forward && (forward->outcome.text == "ok" || forward->outcome.text == "respawned")) {
             facts_.pool_hits[{forward->pool, forward->worker}]++;
         }
-    } else if (const auto injected = read_event<ev::FaultKill>(event)) {
-        injected_kill_ = injected->pid;
-    } else if (const auto kill = read_event<ev::Kill>(event)) {
-        const std::uint64_t victim = kill->pid;
-        mark(event, MarkerKind::Fault, victim, victim == injected_kill_ ? "injected kill" : "kill");
-        injected_kill_ = 0;
+    } else if (kind == ev::Kind::FaultKill) {
+        if (const auto injected = read_event<ev::FaultKill>(event)) {
+            injected_kill_ = injected->pid;
+        }
+    } else if (kind == ev::Kind::Kill) {
+        if (const auto kill = read_event<ev::Kill>(event)) {
+            const std::uint64_t victim = kill->pid;
+            mark(event, MarkerKind::Fault, victim,
+                 victim == injected_kill_ ? "injected kill" : "kill");
+            injected_kill_ = 0;
+        }
     }
 }
 

@@ -131,7 +131,7 @@ private:
     void on_route_pending(const runtime::ev::RoutePending& pending, const sim::TraceEvent& event);
     void on_ended(std::uint64_t pid, const sim::TraceEvent& event, bool init_failed);
     /// The kinds that only add a marker or a pool hit (restarts, pool forwards, kills).
-    void on_marked(const sim::TraceEvent& event);
+    void on_marked(runtime::ev::Kind kind, const sim::TraceEvent& event);
     void mark(const sim::TraceEvent& event, MarkerKind kind, std::uint64_t pid, std::string text,
               std::string key = {});
 
