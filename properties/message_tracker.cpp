@@ -59,22 +59,22 @@ MessageTracker::Record& MessageTracker::grow_to(std::uint64_t id) {
 }
 
 void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event,
-                              const TopologyView& view) {
+                              const TopologyView& view, EventDecodes& decodes) {
     if (runs(MessageCheck::Sender)) {
         if (kind == EventKind::Call) {
-            if (const auto call = read_event<ev::Call>(event)) {
+            if (const auto* call = decodes.get<ev::Call>(event)) {
                 caller_of_[call->ref] = call->caller;
             }
             return;
         }
         if (kind == EventKind::Response) {
-            if (const auto response = read_event<ev::Response>(event)) {
+            if (const auto* response = decodes.get<ev::Response>(event)) {
                 check_response(event, response->ref, response->to);
             }
             return;
         }
         if (kind == EventKind::ResponseDropped) {
-            if (const auto dropped = read_event<ev::ResponseDropped>(event)) {
+            if (const auto* dropped = decodes.get<ev::ResponseDropped>(event)) {
                 check_response(event, dropped->ref, dropped->to);
             }
             return;
@@ -83,9 +83,9 @@ void MessageTracker::on_other(EventKind kind, const sim::TraceEvent& event,
     if (runs(MessageCheck::Conservation) && view.last_ledger_fault() == LedgerFault::EndNotTaken) {
         // a route (discard, failed) or pool_forward (unhandled) ended a message not taken
         std::uint64_t id = no_message;
-        if (const auto routed = read_event<ev::Route>(event)) {
+        if (const auto* routed = decodes.get<ev::Route>(event)) {
             id = routed->id;
-        } else if (const auto forward = read_event<ev::PoolForward>(event)) {
+        } else if (const auto* forward = decodes.get<ev::PoolForward>(event)) {
             id = forward->id;
         }
         conservation_violation(event, id, LedgerFault::EndNotTaken);
@@ -320,8 +320,10 @@ void MessageTracker::check_response(const sim::TraceEvent& event, std::uint64_t 
 
 // Inlined into MessageMonitor::on_kind_event (below): an event is one call into the message
 // checks.
-[[gnu::always_inline]] inline void
-MessageTracker::apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view) {
+[[gnu::always_inline]] inline void MessageTracker::apply(EventKind kind,
+                                                         const sim::TraceEvent& event,
+                                                         const TopologyView& view,
+                                                         EventDecodes& decodes) {
     switch (kind) {
     case EventKind::Take:
     case EventKind::Send:
@@ -332,13 +334,9 @@ MessageTracker::apply(EventKind kind, const sim::TraceEvent& event, const Topolo
         on_hop(view.last_hop(), event, view);
         return;
     default:
-        on_other(kind, event, view);
+        on_other(kind, event, view, decodes);
         return;
     }
-}
-
-void MessageTracker::on_event(const sim::TraceEvent& event, const TopologyView& view) {
-    apply(event_kind_of(event.kind), event, view);
 }
 
 // -- the message monitors -----------------------------------------------------------------
@@ -379,7 +377,7 @@ void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event)
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
     feed_own_view(kind, event);
-    tracker_->apply(kind, event, view());
+    tracker_->apply(kind, event, view(), decodes_for(event));
     if (!tracker_->findings().empty()) {
         hand_over_findings();
     }

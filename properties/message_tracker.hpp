@@ -41,9 +41,6 @@ public:
     void add_checks(std::uint32_t checks) { checks_ |= checks; }
     /// Forgets every event seen (the checks stay).
     void reset();
-    /// Applies one event, after `view` applied it (message_conservation reads the view's
-    /// ledger); findings are appended to findings().
-    void on_event(const sim::TraceEvent& event, const TopologyView& view);
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
     /// message_conservation's end-of-run checks over the view's ledger: appends to `out` every
@@ -102,8 +99,11 @@ private:
 
     friend class MessageMonitor; // feeds events through apply()
 
-    /// on_event's body, inlined into MessageMonitor::on_kind_event.
-    void apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view);
+    /// Applies one event, after `view` applied it (message_conservation reads the view's
+    /// ledger), reading it through `decodes` (begun for it); findings are appended to
+    /// findings(). Inlined into MessageMonitor::on_kind_event.
+    void apply(EventKind kind, const sim::TraceEvent& event, const TopologyView& view,
+               EventDecodes& decodes);
     bool runs(MessageCheck check) const {
         return (checks_ & static_cast<std::uint32_t>(check)) != 0;
     }
@@ -112,7 +112,8 @@ private:
     Record& record(std::uint64_t id) { return id < records_.size() ? records_[id] : grow_to(id); }
     Record& grow_to(std::uint64_t id);
     void on_hop(const HopEvent& hop, const sim::TraceEvent& event, const TopologyView& view);
-    void on_other(EventKind kind, const sim::TraceEvent& event, const TopologyView& view);
+    void on_other(EventKind kind, const sim::TraceEvent& event, const TopologyView& view,
+                  EventDecodes& decodes);
 
     // message_conservation: the view's ledger says what went wrong
     void conservation_violation(const sim::TraceEvent& event, std::uint64_t id, LedgerFault fault);

@@ -11,9 +11,9 @@ namespace routesim::properties {
 namespace {
 
 // The taker of a take (0 when it does not decode, as no process has pid 0).
-std::uint64_t take_pid(const sim::TraceEvent& event) {
-    const std::optional<runtime::ev::Take> take = read_event<runtime::ev::Take>(event);
-    return take ? take->pid.value : 0;
+std::uint64_t take_pid(EventDecodes& decodes, const sim::TraceEvent& event) {
+    const runtime::ev::Take* take = decodes.get<runtime::ev::Take>(event);
+    return take != nullptr ? take->pid.value : 0;
 }
 
 } // namespace
@@ -176,17 +176,18 @@ void MonitorSet::on_event(const sim::TraceEvent& event) {
         }
     }
     const KindSlot& slot = found != nullptr ? *found : slot_of(event.kind);
+    decodes_.begin(event); // the view and the monitors share each decode of this event
     // A take by a process no monitor follows skips the monitors that read followed takes only
     // (the pid read as they read it, so that a take they would act on is never skipped).
     const bool unfollowed =
-        slot.code == EventKind::Take && narrowing_ && !is_followed(take_pid(event));
+        slot.code == EventKind::Take && narrowing_ && !is_followed(take_pid(decodes_, event));
     const std::vector<Monitor*>& watchers =
         unfollowed ? slot.watchers_of_unfollowed : slot.watchers;
     // The code and the bounds in locals: a monitor's call could change memory, so members read
     // in the loop would be read again after every call.
     const EventKind code = slot.code;
     if (slot.feeds_view) {
-        view_->apply(code, event); // before the monitors, which read it
+        view_->apply(code, event, decodes_); // before the monitors, which read it
     }
     Monitor* const* next = watchers.data();
     Monitor* const* const end = next + watchers.size();

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "properties/event_decodes.hpp"
 #include "properties/event_kind.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
@@ -96,6 +97,17 @@ protected:
         }
     }
 
+    /// `event` as the event struct E, or nullptr when it does not decode (read_event). In a
+    /// MonitorSet the decode is the set's, made once per event for the view and every monitor;
+    /// fed singly, the monitor decodes it itself. Valid while `event` is dispatched.
+    template <class E>
+    const E* decoded(const sim::TraceEvent& event) {
+        return decodes_for(event).template get<E>(event);
+    }
+    /// The decodes of `event` (the set's, already begun for it, or the monitor's own, begun
+    /// here), for a part of the monitor that reads several kinds (RouteTracker).
+    EventDecodes& decodes_for(const sim::TraceEvent& event); // inline, after MonitorSet
+
     /// Records a violation (at most `violations_max` are kept per monitor).
     void report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses);
     /// Declares, before the monitor joins a set, that on_event reads a take only when its
@@ -130,6 +142,7 @@ private:
     bool followed_takes_only_ = false;
     bool follows_every_take_ = false;                // follow_every_take(true) in force
     mutable std::unique_ptr<TopologyView> own_view_; // fed singly: the monitor's own view
+    std::unique_ptr<EventDecodes> own_decodes_;      // fed singly: the monitor's own decodes
 };
 
 /// Fans events out to a set of monitors. Optionally asks the World to stop at the first
@@ -142,6 +155,8 @@ public:
     MonitorSet& operator=(const MonitorSet&) = delete;
     /// Adds a monitor (before the first event) and lets it share state with the earlier ones.
     void add(std::unique_ptr<Monitor> monitor);
+    /// The decodes of the event being dispatched, shared by the view and every monitor.
+    EventDecodes& decodes() { return decodes_; }
     /// The run's one TopologyView. The set feeds it every event (before the monitors) when
     /// some monitor reads_view() or after keep_view(); otherwise it stays empty.
     const TopologyView& view() const { return *view_; }
@@ -206,6 +221,7 @@ private:
 
     std::vector<std::unique_ptr<Monitor>> monitors_;
     std::unique_ptr<TopologyView> view_;
+    EventDecodes decodes_;        // of the event being dispatched (begun first thing in on_event)
     bool feeds_view_ = false;     // some monitor reads_view(), or keep_view()
     std::vector<KindSlot> kinds_; // open addressing by kind hash; size a power of two
     std::size_t kinds_mask_ = 0;  // kinds_.size() - 1 (when not empty)
@@ -223,6 +239,17 @@ private:
 
 inline const TopologyView& Monitor::view() const {
     return set_ != nullptr ? set_->view() : own_view(); // every event of a view reader asks
+}
+
+inline EventDecodes& Monitor::decodes_for(const sim::TraceEvent& event) {
+    if (set_ != nullptr) [[likely]] {
+        return set_->decodes();
+    }
+    if (own_decodes_ == nullptr) {
+        own_decodes_ = std::make_unique<EventDecodes>();
+    }
+    own_decodes_->begin(event); // fed singly: each call decodes anew
+    return *own_decodes_;
 }
 
 inline void Monitor::follow_takes_of(std::uint64_t pid) {

@@ -124,36 +124,36 @@ void RouteTracker::erase_router(std::uint64_t pid) {
 }
 
 std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& event,
-                                     std::vector<Finding>& out) {
+                                     EventDecodes& decodes, std::vector<Finding>& out) {
     switch (kind) {
     case EventKind::Forward:
-        if (const std::optional<ev::Forward> forward = read_event<ev::Forward>(event)) {
+        if (const ev::Forward* forward = decodes.get<ev::Forward>(event)) {
             if (Router* router = find_router(forward->by.value)) {
                 on_forward(*router, forward->by.value, *forward, event, out);
             }
         }
         return 0;
     case EventKind::Spawn: {
-        const std::optional<ev::Spawn> spawn = read_event<ev::Spawn>(event);
+        const ev::Spawn* spawn = decodes.get<ev::Spawn>(event);
         return spawn ? on_spawn(*spawn) : 0;
     }
     case EventKind::SpawnFailed:
-        if (const std::optional<ev::SpawnFailed> failed = read_event<ev::SpawnFailed>(event)) {
+        if (const ev::SpawnFailed* failed = decodes.get<ev::SpawnFailed>(event)) {
             on_spawn_failed(*failed);
         }
         return 0;
     case EventKind::Exit:
-        if (const std::optional<ev::Exit> exit = read_event<ev::Exit>(event)) {
+        if (const ev::Exit* exit = decodes.get<ev::Exit>(event)) {
             on_exit(exit->pid);
         }
         return 0;
     case EventKind::Kill:
-        if (const std::optional<ev::Kill> kill = read_event<ev::Kill>(event)) {
+        if (const ev::Kill* kill = decodes.get<ev::Kill>(event)) {
             on_kill(kill->pid);
         }
         return 0;
     case EventKind::RouteInit: {
-        const std::optional<ev::RouteInit> init = read_event<ev::RouteInit>(event);
+        const ev::RouteInit* init = decodes.get<ev::RouteInit>(event);
         if (!init) {
             return 0;
         }
@@ -164,7 +164,7 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
     case EventKind::RouteRestart:
     case EventKind::RoutePending:
     case EventKind::RouteAdmin:
-        on_route_event(kind, event, out);
+        on_route_event(kind, event, decodes, out);
         return 0;
     default:
         return 0;
@@ -172,29 +172,29 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
 }
 
 void RouteTracker::on_route_event(EventKind kind, const sim::TraceEvent& event,
-                                  std::vector<Finding>& out) {
+                                  EventDecodes& decodes, std::vector<Finding>& out) {
     // Each kind is decoded once; its router field says whose table it changes.
     if (kind == EventKind::Route) {
-        if (const ev::Route* route = decodes_->route(event)) {
+        if (const ev::Route* route = decodes.get<ev::Route>(event)) {
             if (Router* router = find_router(route->router.value)) {
                 on_route(*router, route->router.value, *route, event, out);
             }
         }
     } else if (kind == EventKind::RouteRestart) {
-        if (const std::optional<ev::RouteRestart> restart = read_event<ev::RouteRestart>(event)) {
+        if (const ev::RouteRestart* restart = decodes.get<ev::RouteRestart>(event)) {
             if (Router* router = find_router(restart->router)) {
                 on_restart(*router, restart->router, *restart, event, out);
             }
         }
     } else if (kind == EventKind::RoutePending) {
-        if (const std::optional<ev::RoutePending> pending = read_event<ev::RoutePending>(event)) {
+        if (const ev::RoutePending* pending = decodes.get<ev::RoutePending>(event)) {
             if (Router* router = find_router(pending->router)) {
                 on_pending(*router, pending->router, *pending, event, out);
             }
         }
     } else {
         RS_ASSERT(kind == EventKind::RouteAdmin);
-        if (const std::optional<ev::RouteAdmin> admin = read_event<ev::RouteAdmin>(event)) {
+        if (const ev::RouteAdmin* admin = decodes.get<ev::RouteAdmin>(event)) {
             if (Router* router = find_router(admin->router)) {
                 on_admin(*router, admin->router, *admin, event, out);
             }

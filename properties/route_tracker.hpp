@@ -14,11 +14,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "properties/event_decodes.hpp"
 #include "properties/event_kind.hpp"
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
 #include "properties/route_model.hpp"
-#include "properties/shared_decodes.hpp"
 #include "runtime/events.hpp"
 #include "runtime/node.hpp"
 #include "sim/assert.hpp"
@@ -64,7 +64,7 @@ public:
     /// `semantics` is the profile management results are checked against; only the checks
     /// in `checks` produce findings.
     RouteTracker(runtime::Semantics semantics, RouteChecks checks)
-        : semantics_(semantics), checks_(checks), decodes_(std::make_shared<SharedDecodes>()) {}
+        : semantics_(semantics), checks_(checks) {}
 
     // -- queries ----------------------------------------------------------------------------
     /// The route names of a live router in table order (empty for an unknown router).
@@ -81,14 +81,6 @@ public:
 
     /// Enables more checks (before the first event).
     void add_checks(RouteChecks checks) { checks_ |= checks; }
-    /// Reads takes and route events through `decodes` (shared with other monitors of a set;
-    /// before the first event). Precondition: not null.
-    void share_decodes(std::shared_ptr<SharedDecodes> decodes) {
-        RS_ASSERT(decodes != nullptr);
-        decodes_ = std::move(decodes);
-    }
-    /// The decodes the tracker reads through.
-    const std::shared_ptr<SharedDecodes>& decodes() const { return decodes_; }
     /// Forgets every event seen (the checks stay).
     void reset() {
         routers_.clear();
@@ -98,7 +90,6 @@ public:
         routers_high_ = 0;
         watched_.clear();
         findings_.clear();
-        decodes_->clear();
     }
     /// The findings not yet taken; the caller clears them.
     std::vector<Finding>& findings() { return findings_; }
@@ -107,13 +98,15 @@ public:
     /// Applies one event; findings are appended to findings(). Returns the router the event
     /// made known (its spawn, a route_init), whose takes matter from then on, or 0.
     std::uint64_t on_event(const sim::TraceEvent& event) {
-        return on_event(event_kind_of(event.kind), event);
+        own_decodes_.begin(event);
+        return on_event(event_kind_of(event.kind), event, own_decodes_);
     }
-    /// on_event with the event's kind decoded. Inline: a take by a worker or a client is
-    /// turned away here, and a router's goes straight to on_take.
-    std::uint64_t on_event(EventKind kind, const sim::TraceEvent& event) {
+    /// on_event with the event's kind decoded, read through `decodes` (begun for `event`: a
+    /// MonitorSet's, shared with the view and the other monitors). Inline: a take by a worker
+    /// or a client is turned away here, and a router's goes straight to on_take.
+    std::uint64_t on_event(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes) {
         if (kind == EventKind::Take) {
-            const runtime::ev::Take* take = decodes_->take(event);
+            const runtime::ev::Take* take = decodes.get<runtime::ev::Take>(event);
             if (take == nullptr) {
                 return 0;
             }
@@ -122,7 +115,7 @@ public:
             }
             return 0;
         }
-        return on_other(kind, event, findings_);
+        return on_other(kind, event, decodes, findings_);
     }
 
 private:
@@ -172,7 +165,8 @@ private:
     };
 
     /// on_event past a take.
-    std::uint64_t on_other(EventKind kind, const sim::TraceEvent& event, std::vector<Finding>& out);
+    std::uint64_t on_other(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes,
+                           std::vector<Finding>& out);
     bool wants(RouteCheck check) const { return (checks_ & check_bit(check)) != 0; }
     /// The live router with this pid id, or nullptr. Most events name a worker or a client:
     /// ids outside the range routers ever had are turned away without a lookup.
@@ -209,7 +203,8 @@ private:
     void on_route_init(const runtime::ev::RouteInit& init, const sim::TraceEvent& event,
                        std::vector<Finding>& out);
     /// The route events of a router: decoded, then handed to the handler of their kind.
-    void on_route_event(EventKind kind, const sim::TraceEvent& event, std::vector<Finding>& out);
+    void on_route_event(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes,
+                        std::vector<Finding>& out);
     void on_route(Router& router, std::uint64_t pid, const runtime::ev::Route& route,
                   const sim::TraceEvent& event, std::vector<Finding>& out);
     void check_owned(Router& router, std::uint64_t pid, std::string_view name, const Route& route,
@@ -235,7 +230,7 @@ private:
 
     runtime::Semantics semantics_;
     RouteChecks checks_;
-    std::shared_ptr<SharedDecodes> decodes_;  // never null
+    EventDecodes own_decodes_;                // on_event without a set's decodes
     std::map<std::uint64_t, Router> routers_; // by router pid id
     Router* last_router_ = nullptr;           // the router find_router_slow found last (a map node)
     std::uint64_t last_router_pid_ = 0;

@@ -33,15 +33,11 @@ RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t
     : semantics_(semantics), checks_(checks),
       tracker_(std::make_shared<RouteTracker>(semantics, checks)) {
     read_followed_takes_only(); // RouteTracker reads routers' takes only
-    tracker_->share_decodes(decodes_ptr());
 }
 
 RouteTableMonitor::~RouteTableMonitor() = default;
 
 void RouteTableMonitor::share_state_with(Monitor& earlier) {
-    if (adopt_decodes(earlier) && feeds_) {
-        tracker_->share_decodes(decodes_ptr()); // a tracker of its own reads the set's decodes
-    }
     auto* lead = dynamic_cast<RouteTableMonitor*>(&earlier);
     if (lead == nullptr || !lead->feeds_ || !feeds_ || lead->semantics_ != semantics_) {
         return;
@@ -56,7 +52,6 @@ void RouteTableMonitor::reset() {
     if (feeds_) {
         tracker_->reset(); // a follower's tracker is the lead's: reset once, by the lead
     }
-    clear_decodes();
 }
 
 bool RouteTableMonitor::watches(const sim::TraceKey& kind) const {
@@ -79,7 +74,7 @@ void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& eve
     }
     // Every router the tracker holds was made known by an event that returned it here, so
     // the set follows the takes of each.
-    if (const std::uint64_t router = tracker_->on_event(kind, event)) {
+    if (const std::uint64_t router = tracker_->on_event(kind, event, decodes_for(event))) {
         follow_takes_of(router);
     }
     if (!tracker_->findings().empty()) {
@@ -198,7 +193,7 @@ void KeyAffinity::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
 }
 
 void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
-    const std::optional<ev::RouteKey> picked = read_event<ev::RouteKey>(event);
+    const ev::RouteKey* picked = decoded<ev::RouteKey>(event);
     if (!picked) {
         return;
     }
@@ -245,13 +240,13 @@ void KeyAffinity::on_awaited(EventKind kind, const sim::TraceEvent& event) {
     const ev::Route* routed = nullptr;
     std::uint64_t router = 0;
     if (kind == EventKind::Route) {
-        routed = decodes().route(event);
+        routed = decoded<ev::Route>(event);
         if (routed == nullptr) {
             return;
         }
         router = routed->router.value;
     } else if (kind == EventKind::Take) {
-        const ev::Take* take = decodes().take(event);
+        const ev::Take* take = decoded<ev::Take>(event);
         if (take == nullptr) {
             return;
         }
@@ -316,11 +311,11 @@ void AtomicInit::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
 
 void AtomicInit::on_other(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Spawn) {
-        if (const std::optional<ev::Spawn> spawn = read_event<ev::Spawn>(event)) {
+        if (const ev::Spawn* spawn = decoded<ev::Spawn>(event)) {
             on_spawn(*spawn, event);
         }
     } else if (kind == EventKind::RouteInit) {
-        const std::optional<ev::RouteInit> init = read_event<ev::RouteInit>(event);
+        const ev::RouteInit* init = decoded<ev::RouteInit>(event);
         if (!init) {
             return;
         }
@@ -330,11 +325,11 @@ void AtomicInit::on_other(EventKind kind, const sim::TraceEvent& event) {
             found->second.back().route = std::string(init->name.text);
         }
     } else if (kind == EventKind::SpawnFailed) {
-        if (const std::optional<ev::SpawnFailed> failed = read_event<ev::SpawnFailed>(event)) {
+        if (const ev::SpawnFailed* failed = decoded<ev::SpawnFailed>(event)) {
             on_spawn_failed(*failed, event);
         }
     } else if (kind == EventKind::Exit) {
-        if (const std::optional<ev::Exit> exit = read_event<ev::Exit>(event)) {
+        if (const ev::Exit* exit = decoded<ev::Exit>(event)) {
             orphans_.erase(exit->pid);
         }
     }
@@ -433,7 +428,7 @@ void CounterConsistency::on_event(const sim::TraceEvent& event) {
 
 void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Take) {
-        const ev::Take* take = decodes().take(event);
+        const ev::Take* take = decoded<ev::Take>(event);
         if (take == nullptr) {
             return;
         }
@@ -447,21 +442,21 @@ void CounterConsistency::on_kind_event(EventKind kind, const sim::TraceEvent& ev
 
 void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) {
     if (kind == EventKind::Route) {
-        if (const ev::Route* route = decodes().route(event)) {
+        if (const ev::Route* route = decoded<ev::Route>(event)) {
             const std::uint64_t router = route->router.value;
             on_route(router, router_state(router), *route, event);
         }
     } else if (kind == EventKind::RouteRestart) {
-        if (const std::optional<ev::RouteRestart> restart = read_event<ev::RouteRestart>(event)) {
+        if (const ev::RouteRestart* restart = decoded<ev::RouteRestart>(event)) {
             router_state(restart->router).tally.restarts++; // R42
         }
     } else if (kind == EventKind::Spawn) {
-        const std::optional<ev::Spawn> spawn = read_event<ev::Spawn>(event);
+        const ev::Spawn* spawn = decoded<ev::Spawn>(event);
         if (spawn && is_router_spawn(*spawn)) {
             router_state(spawn->pid);
         }
     } else if (kind == EventKind::Exit) {
-        const std::optional<ev::Exit> exit = read_event<ev::Exit>(event);
+        const ev::Exit* exit = decoded<ev::Exit>(event);
         State* found = exit ? find_router(exit->pid) : nullptr;
         if (found != nullptr && !found->exited) {
             State& state = *found;

@@ -1,6 +1,7 @@
 // Monitors of the Router invariants of DESIGN.md: route_stability, key_affinity,
 // pending_exclusivity, atomic_init, counter_consistency and no_forward_to_disabled. They read
-// the typed events of runtime/events.hpp (read_event), each decoded once in its handler.
+// the typed events of runtime/events.hpp, decoded once per event for the whole set
+// (Monitor::decoded).
 // Part of properties/: uses runtime/ and sim/ only.
 #pragma once
 
@@ -15,7 +16,6 @@
 
 #include "properties/event_text.hpp"
 #include "properties/monitor.hpp"
-#include "properties/shared_decodes.hpp"
 #include "runtime/events.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/node.hpp"
@@ -39,7 +39,7 @@ inline constexpr const sim::TraceKey& route_key_field = runtime::ev::key::key;
 /// (the lead) feeds it every event with the union of their checks and hands each finding to
 /// the monitor that owns its check; the others watch no events (one table rebuild per event
 /// instead of three).
-class RouteTableMonitor : public Monitor, public ReadsSharedDecodes {
+class RouteTableMonitor : public Monitor {
 public:
     ~RouteTableMonitor() override;
     void on_event(const sim::TraceEvent& event) final;
@@ -95,21 +95,19 @@ public:
 /// key_affinity: under a hash rule with a fixed table one key maps to one route name for the
 /// whole run (per router), and the message is routed to the name the key picked.
 /// Memory: one entry per distinct (router, key).
-class KeyAffinity final : public Monitor, public ReadsSharedDecodes {
+class KeyAffinity final : public Monitor {
 public:
     KeyAffinity() { read_followed_takes_only(); } // the takes of routers awaited only
     std::string_view name() const override { return "key_affinity"; }
     void on_event(const sim::TraceEvent& event) override;
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
-    void share_state_with(Monitor& earlier) override { adopt_decodes(earlier); }
     void reset() override {
         std::fill(chosen_.begin(), chosen_.end(), Chosen{}); // the table keeps its size
         chosen_used_ = 0;
         texts_.clear();
         kept_names_.fill(KeptName{});
         awaiting_.clear();
-        clear_decodes();
     }
 
 private:
@@ -224,7 +222,7 @@ struct RouterTally {
 /// router took and finished routing; a taken message without a route event is allowed only
 /// when the router ends before its next take (it crashed in that step). Inspect values can be
 /// compared with the tally through check_inspection().
-class CounterConsistency final : public Monitor, public ReadsSharedDecodes {
+class CounterConsistency final : public Monitor {
 public:
     CounterConsistency() { read_followed_takes_only(); } // the takes of routers only
     std::string_view name() const override { return "counter_consistency"; }
@@ -232,11 +230,9 @@ public:
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) override;
     bool watches(const sim::TraceKey& kind) const override;
     void finish(sim::Instant end, bool idle) override;
-    void share_state_with(Monitor& earlier) override { adopt_decodes(earlier); }
     void reset() override {
         routers_.clear();
         last_ = 0;
-        clear_decodes();
     }
     /// The trace's tally for a router (zeros for an unknown pid).
     RouterTally counters(std::uint64_t router) const;

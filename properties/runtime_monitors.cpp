@@ -46,10 +46,10 @@ void CallOutcomeMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& ev
     }
     std::uint64_t caller = 0;
     std::uint64_t ref = 0;
-    if (const auto call = read_event<runtime::ev::Call>(event)) {
+    if (const auto* call = decoded<runtime::ev::Call>(event)) {
         caller = call->caller;
         ref = call->ref;
-    } else if (const auto result = read_event<runtime::ev::CallResult>(event)) {
+    } else if (const auto* result = decoded<runtime::ev::CallResult>(event)) {
         caller = result->caller;
         ref = result->ref;
     }

@@ -46,9 +46,9 @@ void RestartIntensity::on_kind_event(EventKind kind, const sim::TraceEvent& even
         return;
     }
     std::uint64_t sup = 0;
-    if (const auto restart = read_event<runtime::ev::SupRestart>(event)) {
+    if (const auto* restart = decoded<runtime::ev::SupRestart>(event)) {
         sup = restart->sup;
-    } else if (const auto exceeded = read_event<runtime::ev::SupIntensityExceeded>(event)) {
+    } else if (const auto* exceeded = decoded<runtime::ev::SupIntensityExceeded>(event)) {
         sup = exceeded->sup;
     }
     const SupervisorView* state = view().supervisor(sup);

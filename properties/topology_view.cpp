@@ -850,40 +850,42 @@ void TopologyView::end_taken(std::uint64_t id, std::uint64_t Ledger::*category) 
 // The event of `kind` decoded as E and handed to `handle`; an event that does not decode (a
 // hand-edited trace) is skipped. Returns whether it decoded.
 template <class E, class Handle>
-[[gnu::always_inline]] inline bool TopologyView::with(const sim::TraceEvent& event,
-                                                      Handle&& handle) {
-    std::optional<E> decoded = read_event<E>(event);
-    if (decoded) {
+[[gnu::always_inline]] inline bool
+TopologyView::with(EventDecodes& decodes, const sim::TraceEvent& event, Handle&& handle) {
+    const E* decoded = decodes.get<E>(event);
+    if (decoded != nullptr) {
         handle(*decoded);
     }
-    return decoded.has_value();
+    return decoded != nullptr;
 }
 
-void TopologyView::apply(EventKind kind, const sim::TraceEvent& event) {
+void TopologyView::apply(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes) {
     last_fault_ = LedgerFault::None;
     const std::uint64_t seq = event.seq;
     bool read = true;
     switch (kind) {
     case EventKind::Take:
-        read = with<ev::Take>(event, [&](const ev::Take& take) { on_take(take, seq); });
+        read = with<ev::Take>(decodes, event, [&](const ev::Take& take) { on_take(take, seq); });
         break;
     case EventKind::Send:
-        read = with<ev::Send>(event, [&](const ev::Send& send) { on_send(send, seq); });
+        read = with<ev::Send>(decodes, event, [&](const ev::Send& send) { on_send(send, seq); });
         break;
     case EventKind::Forward:
-        read = with<ev::Forward>(event, [&](const ev::Forward& fwd) { on_forward(fwd, seq); });
+        read = with<ev::Forward>(decodes, event,
+                                 [&](const ev::Forward& fwd) { on_forward(fwd, seq); });
         break;
     case EventKind::Route:
-        with<ev::Route>(event, [&](const ev::Route& routed) { on_route(routed, seq); });
+        with<ev::Route>(decodes, event, [&](const ev::Route& routed) { on_route(routed, seq); });
         return;
     case EventKind::Drop:
-        read = with<ev::Drop>(event, [&](const ev::Drop& drop) { on_drop(drop); });
+        read = with<ev::Drop>(decodes, event, [&](const ev::Drop& drop) { on_drop(drop); });
         break;
     case EventKind::Preserve:
-        read = with<ev::Preserve>(event, [&](const ev::Preserve& kept) { on_preserve(kept, seq); });
+        read = with<ev::Preserve>(decodes, event,
+                                  [&](const ev::Preserve& kept) { on_preserve(kept, seq); });
         break;
     default:
-        apply_rare(kind, event);
+        apply_rare(kind, event, decodes);
         return;
     }
     if (!read) [[unlikely]] {
@@ -891,60 +893,65 @@ void TopologyView::apply(EventKind kind, const sim::TraceEvent& event) {
     }
 }
 
-void TopologyView::apply_rare(EventKind kind, const sim::TraceEvent& event) {
+void TopologyView::apply_rare(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes) {
     const sim::Instant at = event.at;
     switch (kind) {
     case EventKind::PoolForward:
-        with<ev::PoolForward>(event, [&](const ev::PoolForward& fwd) { on_pool_forward(fwd); });
+        with<ev::PoolForward>(decodes, event,
+                              [&](const ev::PoolForward& fwd) { on_pool_forward(fwd); });
         return;
     case EventKind::Spawn:
-        with<ev::Spawn>(event, [&](const ev::Spawn& spawn) { on_spawn(spawn, at); });
+        with<ev::Spawn>(decodes, event, [&](const ev::Spawn& spawn) { on_spawn(spawn, at); });
         return;
     case EventKind::SpawnFailed:
-        with<ev::SpawnFailed>(event,
+        with<ev::SpawnFailed>(decodes, event,
                               [&](const ev::SpawnFailed& failed) { on_spawn_failed(failed, at); });
         return;
     case EventKind::Exit:
-        with<ev::Exit>(event, [&](const ev::Exit& exit) { on_exit(exit, at); });
+        with<ev::Exit>(decodes, event, [&](const ev::Exit& exit) { on_exit(exit, at); });
         return;
     case EventKind::Kill:
-        with<ev::Kill>(event, [&](const ev::Kill& kill) { on_kill(kill); });
+        with<ev::Kill>(decodes, event, [&](const ev::Kill& kill) { on_kill(kill); });
         return;
     case EventKind::Register:
-        with<ev::Register>(
-            event, [&](const ev::Register& reg) { on_register(reg.pid, reg.name.text, true); });
+        with<ev::Register>(decodes, event, [&](const ev::Register& reg) {
+            on_register(reg.pid, reg.name.text, true);
+        });
         return;
     case EventKind::Unregister:
-        with<ev::Unregister>(event, [&](const ev::Unregister& unreg) {
+        with<ev::Unregister>(decodes, event, [&](const ev::Unregister& unreg) {
             on_register(unreg.pid, unreg.name.text, false);
         });
         return;
     default:
-        apply_route_or_tree(kind, event);
+        apply_route_or_tree(kind, event, decodes);
         return;
     }
 }
 
-void TopologyView::apply_route_or_tree(EventKind kind, const sim::TraceEvent& event) {
+void TopologyView::apply_route_or_tree(EventKind kind, const sim::TraceEvent& event,
+                                       EventDecodes& decodes) {
     const std::uint64_t seq = event.seq;
     switch (kind) {
     case EventKind::RouteInit:
-        with<ev::RouteInit>(event, [&](const ev::RouteInit& init) { on_route_init(init, seq); });
+        with<ev::RouteInit>(decodes, event,
+                            [&](const ev::RouteInit& init) { on_route_init(init, seq); });
         return;
     case EventKind::RouteRestart:
         with<ev::RouteRestart>(
-            event, [&](const ev::RouteRestart& again) { on_route_restart(again, seq); });
+            decodes, event, [&](const ev::RouteRestart& again) { on_route_restart(again, seq); });
         return;
     case EventKind::RoutePending:
-        with<ev::RoutePending>(
-            event, [&](const ev::RoutePending& pending) { on_route_pending(pending, event); });
+        with<ev::RoutePending>(decodes, event, [&](const ev::RoutePending& pending) {
+            on_route_pending(pending, event);
+        });
         return;
     case EventKind::RouteAdmin:
-        with<ev::RouteAdmin>(event,
+        with<ev::RouteAdmin>(decodes, event,
                              [&](const ev::RouteAdmin& admin) { on_route_admin(admin, event); });
         return;
     case EventKind::SupRestart:
-        with<ev::SupRestart>(event, [&](const ev::SupRestart& sup) {
+        with<ev::SupRestart>(decodes, event, [&](const ev::SupRestart& sup) {
             on_supervisor(kind,
                           SupFields{sup.sup, sup.child.text, sup.pid, sup.reason.text,
                                     sup.intensity, sup.period_ns},
@@ -952,28 +959,28 @@ void TopologyView::apply_route_or_tree(EventKind kind, const sim::TraceEvent& ev
         });
         return;
     case EventKind::SupIntensityExceeded:
-        with<ev::SupIntensityExceeded>(event, [&](const ev::SupIntensityExceeded& sup) {
+        with<ev::SupIntensityExceeded>(decodes, event, [&](const ev::SupIntensityExceeded& sup) {
             on_supervisor(kind, SupFields{sup.sup, sup.child.text, sup.pid, sup.reason.text},
                           event);
         });
         return;
     case EventKind::SupChildExit:
-        with<ev::SupChildExit>(event, [&](const ev::SupChildExit& sup) {
+        with<ev::SupChildExit>(decodes, event, [&](const ev::SupChildExit& sup) {
             on_supervisor(kind, SupFields{sup.sup, sup.child.text, sup.pid, sup.reason.text},
                           event);
         });
         return;
     case EventKind::SupShutdown:
-        with<ev::SupShutdown>(event, [&](const ev::SupShutdown& sup) {
+        with<ev::SupShutdown>(decodes, event, [&](const ev::SupShutdown& sup) {
             on_supervisor(kind, SupFields{.sup = sup.sup, .reason = sup.reason.text}, event);
         });
         return;
     case EventKind::Call:
-        with<ev::Call>(event,
+        with<ev::Call>(decodes, event,
                        [&](const ev::Call& call) { on_call(kind, call.caller, call.ref, event); });
         return;
     case EventKind::CallResult:
-        with<ev::CallResult>(event, [&](const ev::CallResult& result) {
+        with<ev::CallResult>(decodes, event, [&](const ev::CallResult& result) {
             on_call(kind, result.caller, result.ref, event);
         });
         return;

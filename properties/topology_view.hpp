@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "properties/event_decodes.hpp"
 #include "properties/event_kind.hpp"
 #include "properties/event_text.hpp"
 #include "properties/route_model.hpp"
@@ -269,8 +270,14 @@ public:
     void on_event(const sim::TraceEvent& event) override {
         apply(event_kind_of(event.kind), event);
     }
-    /// on_event with the event's kind decoded.
-    void apply(EventKind kind, const sim::TraceEvent& event);
+    /// on_event with the event's kind decoded (the view decodes the event itself).
+    void apply(EventKind kind, const sim::TraceEvent& event) {
+        own_decodes_.begin(event);
+        apply(kind, event, own_decodes_);
+    }
+    /// apply, reading the event through `decodes` (a MonitorSet's, begun for `event`: the
+    /// monitors then read the same decodes).
+    void apply(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes);
     /// Forgets every event seen, keeping allocated capacity.
     void reset();
 
@@ -294,9 +301,9 @@ private:
 
     // apply's cases: the hot kinds inline, the others out of line
     template <class E, class Handle>
-    bool with(const sim::TraceEvent& event, Handle&& handle);
-    void apply_rare(EventKind kind, const sim::TraceEvent& event);
-    void apply_route_or_tree(EventKind kind, const sim::TraceEvent& event);
+    static bool with(EventDecodes& decodes, const sim::TraceEvent& event, Handle&& handle);
+    void apply_rare(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes);
+    void apply_route_or_tree(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes);
     void on_spawn(const runtime::ev::Spawn& spawn, sim::Instant at);
     void on_spawn_failed(const runtime::ev::SpawnFailed& failed, sim::Instant at);
     void on_exit(const runtime::ev::Exit& exit, sim::Instant at);
@@ -358,6 +365,7 @@ private:
     std::uint64_t where_count_[message_class_count][5] = {};
     LedgerFault last_fault_ = LedgerFault::None;
     MessageHop last_hop_;
+    EventDecodes own_decodes_; // apply without a MonitorSet's decodes
 };
 
 /// The trace spelling of a message class: "user", "exit_signal", "admin", "internal".

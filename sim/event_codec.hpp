@@ -166,6 +166,21 @@ inline constexpr auto enum_name_hashes = [] {
     return hashes;
 }();
 
+/// True when no two names of a NamedEnum share a hash: a value this codec wrote is then
+/// known by its hash alone (decode_trusted).
+template <class Enum>
+consteval bool enum_hashes_distinct() {
+    constexpr auto& hashes = enum_name_hashes<Enum>;
+    for (std::size_t i = 0; i < hashes.size(); i++) {
+        for (std::size_t j = i + 1; j < hashes.size(); j++) {
+            if (hashes[i] == hashes[j]) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 } // namespace detail
 
 /// Enums: by name (a text field) when TraceEnumNames has them, else by underlying value.
@@ -199,6 +214,23 @@ struct FieldCodec<Enum> {
         } else {
             out = static_cast<Enum>(value.as_uint());
             return value.type() == TraceValue::Type::Uint;
+        }
+    }
+    /// decode for a value this codec encoded (the event's layout tag says so): a named value
+    /// is one of the names, found by its hash alone, without comparing text.
+    [[gnu::always_inline]] static void decode_trusted(const TraceValue& value, Enum& out) {
+        if constexpr (detail::NamedEnum<Enum>) {
+            static_assert(detail::enum_hashes_distinct<Enum>());
+            constexpr auto& hashes = detail::enum_name_hashes<Enum>;
+            RS_ASSERT(value.type() == TraceValue::Type::Text);
+            std::size_t index = 0;
+            while (index + 1 < hashes.size() && hashes[index] != value.hash_word()) {
+                index++;
+            }
+            RS_ASSERT(hashes[index] == value.hash_word());
+            out = static_cast<Enum>(index);
+        } else {
+            out = static_cast<Enum>(value.as_uint());
         }
     }
 };
@@ -289,6 +321,23 @@ template <class Event, std::size_t... I>
              &layout_tag<Event>);
 }
 
+template <class Member>
+concept TrustedDecodable = requires(const TraceValue& value, Member& out) {
+    FieldCodec<Member>::decode_trusted(value, out);
+};
+
+// One member of an event this codec emitted: an enum by its hash alone, any other type by its
+// codec (whose type check then always passes).
+template <class Member>
+[[gnu::always_inline]] inline void decode_trusted_field(const TraceValue& value, Member& out) {
+    if constexpr (TrustedDecodable<Member>) {
+        FieldCodec<Member>::decode_trusted(value, out);
+    } else {
+        [[maybe_unused]] const bool ok = FieldCodec<Member>::decode(value, out);
+        RS_ASSERT(ok);
+    }
+}
+
 // The fields of an event this codec emitted as `Event` (its layout tag): the keys and value
 // types are the table's, so each member is read without a check.
 template <class Event, std::size_t... I>
@@ -296,9 +345,9 @@ template <class Event, std::size_t... I>
                                                   std::index_sequence<I...>) {
     constexpr auto table = Event::fields();
     RS_ASSERT(event.field_count <= sizeof...(I));
-    ((I < event.field_count ? (void)FieldCodec<member_at<Event, I>>::decode(
-                                  event.fields[I].value, out.*(std::get<I>(table).member))
-                            : (void)0),
+    ((I < event.field_count
+          ? decode_trusted_field(event.fields[I].value, out.*(std::get<I>(table).member))
+          : (void)0),
      ...);
 }
 

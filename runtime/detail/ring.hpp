@@ -168,9 +168,9 @@ private:
     }
     static void free_block(Block* block) {
         RS_ASSERT(block != &no_block_);
-        const std::size_t bytes = sizeof(Block) + std::size_t{block->capacity} * sizeof(T);
         block->~Block();
-        ::operator delete(static_cast<void*>(block), bytes);
+        // Unsized: clang 14 declares the sized operator delete only with -fsized-deallocation.
+        ::operator delete(static_cast<void*>(block));
     }
     static void free_chain(Block* block) {
         while (block != nullptr && block != &no_block_) {
