@@ -92,6 +92,19 @@ std::string array_change(const Json& left, const Json& right) {
            at(right);
 }
 
+// How an array item is named in a path: by its "what", "name" or "invariant" when both sides
+// agree on it (checks[clients.shop.received]), else by its index.
+std::string item_name(const Json* left, const Json* right, std::size_t index) {
+    for (const char* key : {"what", "name", "invariant", "path"}) {
+        if (left != nullptr && right != nullptr && left->is_object() && right->is_object() &&
+            left->contains(key) && right->contains(key) && (*left)[key].is_string() &&
+            (*left)[key] == (*right)[key]) {
+            return "[" + (*left)[key].get<std::string>() + "]";
+        }
+    }
+    return "[" + std::to_string(index) + "]";
+}
+
 // The changed leaves of two JSON values, as `path: A -> B`, in key order (iterative).
 std::vector<std::string> changes(const Json& left, const Json& right) {
     struct Item {
@@ -127,9 +140,10 @@ std::vector<std::string> changes(const Json& left, const Json& right) {
             }
         } else if (arrays) {
             for (std::size_t i = std::max(a->size(), b->size()); i-- > 0;) {
-                stack.push_back({item.path + "[" + std::to_string(i) + "]",
-                                 i < a->size() ? &(*a)[i] : nullptr,
-                                 i < b->size() ? &(*b)[i] : nullptr});
+                const Json* left_item = i < a->size() ? &(*a)[i] : nullptr;
+                const Json* right_item = i < b->size() ? &(*b)[i] : nullptr;
+                stack.push_back(
+                    {item.path + item_name(left_item, right_item, i), left_item, right_item});
             }
         } else {
             out.push_back(item.path + ": " + shown(a) + " -> " + shown(b));
@@ -194,8 +208,9 @@ constexpr std::size_t context_lines = 3;
 
 void print_divergence(Side& left, Side& right, bool left_more, bool right_more,
                       const std::deque<std::string>& before) {
-    std::cout << "traces differ at event " << std::min(left.events, right.events) - (left_more && right_more ? 1 : 0)
-              << ":\n";
+    // Both read one event more than they share, or one of them ended.
+    const std::uint64_t shared = std::min(left.events, right.events) - (left_more && right_more);
+    std::cout << "traces differ at event " << shared << ":\n";
     if (!before.empty()) {
         std::cout << "  before it (the same in both):\n";
         for (const std::string& line : before) {
