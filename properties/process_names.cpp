@@ -29,10 +29,9 @@ std::string own_label(const TopologyView& view, const ProcessView& process) {
     const std::vector<ProcessView>& all = view.processes();
     const auto index = static_cast<std::size_t>(&process - all.data());
     RS_ASSERT(index < all.size());
-    const auto siblings = std::count_if(all.begin(), all.begin() + static_cast<long>(index),
-                                        [&](const ProcessView& earlier) {
-                                            return earlier.parent == process.parent;
-                                        });
+    const auto siblings =
+        std::count_if(all.begin(), all.begin() + static_cast<long>(index),
+                      [&](const ProcessView& earlier) { return earlier.parent == process.parent; });
     RS_ASSERT(siblings >= 0);
     return "#" + std::to_string(siblings);
 }

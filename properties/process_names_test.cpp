@@ -77,7 +77,8 @@ TEST(ProcessNames, AnUnnamedSupervisorChildIsNumbered) {
     f.hand.exit(1002);
     f.hand.sup_restart(1001, "worker", 1002, 3, 1'000'000'000);
     f.spawn(1003, 1001, "");
-    EXPECT_EQ(process_path(f.view, 1002), "sup/#0"); // the view links a child name to a pid only by its spawn
+    EXPECT_EQ(process_path(f.view, 1002),
+              "sup/#0"); // the view links a child name to a pid only by its spawn
     EXPECT_EQ(process_path(f.view, 1003), "sup/#1");
 }
 

@@ -108,8 +108,8 @@ sim::Result<void, std::string> TraceLines::check(const sim::TraceEvent& event) c
         return found == pid_states_.end() ? 0 : found->second;
     };
     if (const auto spawn = read_event<ev::Spawn>(event); spawn && state(spawn->pid) != 0) {
-        return sim::fail("/pid: expected a pid not seen before, got " +
-                         std::to_string(spawn->pid) + " (a pid is spawned once)");
+        return sim::fail("/pid: expected a pid not seen before, got " + std::to_string(spawn->pid) +
+                         " (a pid is spawned once)");
     }
     if (const auto exit = read_event<ev::Exit>(event); exit && state(exit->pid) == 2) {
         return sim::fail("/pid: expected a pid that has not ended, got " +
@@ -181,8 +181,8 @@ bool TraceLines::names_process(const sim::TraceEvent& event, std::string_view pa
             continue;
         }
         const std::string named = properties::process_path(view_, field.value.as_uint());
-        if (named == path || (named.size() > path.size() && named.starts_with(path) &&
-                              named[path.size()] == '/')) {
+        if (named == path ||
+            (named.size() > path.size() && named.starts_with(path) && named[path.size()] == '/')) {
             return true;
         }
     }
@@ -339,8 +339,8 @@ std::string TraceLines::message_event(EventKind kind, const sim::TraceEvent& eve
         break;
     case EventKind::Drop:
         text = told<ev::Drop>(event, [&](const ev::Drop& e) {
-            return label(e.pid) + " dropped " + message(e.id) + " from its mailbox: " +
-                   std::string(e.reason.text);
+            return label(e.pid) + " dropped " + message(e.id) +
+                   " from its mailbox: " + std::string(e.reason.text);
         });
         break;
     case EventKind::Preserve:
@@ -373,8 +373,8 @@ std::string TraceLines::call_event(EventKind kind, const sim::TraceEvent& event)
         break;
     case EventKind::CallResult:
         text = told<ev::CallResult>(event, [&](const ev::CallResult& e) {
-            return label(e.caller) + ": call ref " + std::to_string(e.ref) + " ended: " +
-                   std::string(e.outcome.text);
+            return label(e.caller) + ": call ref " + std::to_string(e.ref) +
+                   " ended: " + std::string(e.outcome.text);
         });
         break;
     case EventKind::Response:
@@ -395,7 +395,9 @@ std::string TraceLines::call_event(EventKind kind, const sim::TraceEvent& event)
 
 std::string TraceLines::router_event(EventKind kind, const sim::TraceEvent& event) const {
     const auto router = [&](std::uint64_t pid) { return "router " + label(pid) + ": "; };
-    const auto worker = [&](std::uint64_t pid) { return pid == 0 ? std::string("none") : label(pid); };
+    const auto worker = [&](std::uint64_t pid) {
+        return pid == 0 ? std::string("none") : label(pid);
+    };
     std::optional<std::string> text;
     switch (kind) {
     case EventKind::Route:
@@ -403,9 +405,11 @@ std::string TraceLines::router_event(EventKind kind, const sim::TraceEvent& even
             const std::string head = router(e.router.value) + message(e.id);
             switch (e.resolution) {
             case ev::Resolution::Owned:
-                return head + " -> route " + std::string(e.name.text) + ", worker " + worker(e.worker);
+                return head + " -> route " + std::string(e.name.text) + ", worker " +
+                       worker(e.worker);
             case ev::Resolution::Registry:
-                return head + " -> registered name " + std::string(e.name.text) + ", " + worker(e.worker);
+                return head + " -> registered name " + std::string(e.name.text) + ", " +
+                       worker(e.worker);
             case ev::Resolution::Discard:
                 return head + " discarded";
             case ev::Resolution::Failed:
@@ -460,9 +464,9 @@ std::string TraceLines::tree_event(EventKind kind, const sim::TraceEvent& event)
     case EventKind::PoolForward:
         text = told<ev::PoolForward>(event, [&](const ev::PoolForward& e) {
             const std::string head = "pool " + label(e.pool) + ": " + message(e.id);
-            return e.worker == 0 ? head + " " + std::string(e.outcome.text)
-                                 : head + " to " + label(e.worker) + ": " +
-                                       std::string(e.outcome.text);
+            return e.worker == 0
+                       ? head + " " + std::string(e.outcome.text)
+                       : head + " to " + label(e.worker) + ": " + std::string(e.outcome.text);
         });
         break;
     case EventKind::PoolWorkers:
@@ -486,9 +490,8 @@ std::string TraceLines::tree_event(EventKind kind, const sim::TraceEvent& event)
         break;
     case EventKind::SupIntensityExceeded:
         text = told<ev::SupIntensityExceeded>(event, [&](const ev::SupIntensityExceeded& e) {
-            return sup(e.sup) + "restart intensity exceeded by child " +
-                   std::string(e.child.text) + " " + label(e.pid) + " (" +
-                   std::string(e.reason.text) + ")";
+            return sup(e.sup) + "restart intensity exceeded by child " + std::string(e.child.text) +
+                   " " + label(e.pid) + " (" + std::string(e.reason.text) + ")";
         });
         break;
     default:
@@ -507,8 +510,8 @@ std::string TraceLines::kernel_event(EventKind kind, const sim::TraceEvent& even
     case EventKind::Fault:
         text = told<ev::Fault>(event, [&](const ev::Fault& e) {
             return "fault " + quoted(e.tag.text) + " at " + std::string(e.site.text) +
-                   " (occurrence " + std::to_string(e.occurrence) + "): " +
-                   std::string(e.detail.text);
+                   " (occurrence " + std::to_string(e.occurrence) +
+                   "): " + std::string(e.detail.text);
         });
         break;
     case EventKind::Limit:
@@ -518,7 +521,8 @@ std::string TraceLines::kernel_event(EventKind kind, const sim::TraceEvent& even
         break;
     case EventKind::FaultAim:
         text = told<ev::FaultAim>(event, [&](const ev::FaultAim& e) {
-            const std::string route = e.name.has_value() ? " route " + std::string(e.name->text) : "";
+            const std::string route =
+                e.name.has_value() ? " route " + std::string(e.name->text) : "";
             return "fault aimed (" + std::string(e.origin.text) + "): " + std::string(e.what.text) +
                    " " + label(e.pid) + route;
         });

@@ -71,7 +71,7 @@ private:
 struct TraceFilter {
     std::optional<sim::Instant> around;
     sim::Duration window = sim::Duration::milliseconds(10);
-    std::string process; ///< a process path; "" for any
+    std::string process;                      ///< a process path; "" for any
     std::vector<properties::EventKind> kinds; ///< empty for any
     /// True when `event` (applied to `lines` last) passes.
     bool keeps(const TraceLines& lines, const sim::TraceEvent& event) const;

@@ -28,8 +28,8 @@ struct Feed {
         return lines.describe(reader.event());
     }
     void spawn(int pid, int parent, std::string_view name, std::string_view kind) {
-        (*this)(R"({"seq":0,"t":0,"kind":"spawn","pid":)" + std::to_string(pid) +
-                R"(,"parent":)" + std::to_string(parent) + R"(,"name":")" + std::string(name) +
+        (*this)(R"({"seq":0,"t":0,"kind":"spawn","pid":)" + std::to_string(pid) + R"(,"parent":)" +
+                std::to_string(parent) + R"(,"name":")" + std::string(name) +
                 R"(","behavior":"b","_kind":")" + std::string(kind) + R"("})");
     }
     void router_with_route_a() {

@@ -71,8 +71,9 @@ std::vector<KindSpec> kind_specs(ev::EventList<Events...>) {
     (
         [&specs] {
             KindSpec spec{&Events::kind, {}};
-            std::apply([&spec](const auto&... entry) { (spec.fields.push_back(field_spec(entry)), ...); },
-                       Events::fields());
+            std::apply(
+                [&spec](const auto&... entry) { (spec.fields.push_back(field_spec(entry)), ...); },
+                Events::fields());
             specs.push_back(std::move(spec));
         }(),
         ...);
@@ -213,7 +214,8 @@ sim::Result<bool, std::string> TraceReader::parse_document() {
                          (at == document_.end() ? std::string(", got nothing") : got(*at)));
     }
     const auto kind = document_.find("kind");
-    if (kind == document_.end() || !kind->is_string() || kind->get_ref<const std::string&>().empty()) {
+    if (kind == document_.end() || !kind->is_string() ||
+        kind->get_ref<const std::string&>().empty()) {
         return sim::fail("/kind: expected an event kind (a string)" +
                          (kind == document_.end() ? std::string(", got nothing") : got(*kind)));
     }
@@ -235,7 +237,8 @@ sim::Result<bool, std::string> TraceReader::read_fields(std::string_view kind) {
     other_keys_.clear();
     other_keys_.reserve(document_.size()); // fields refer to these keys: no reallocation
     const ev::Kind code = ev::kind_of(sim::TraceKey(kind));
-    const KindSpec* spec = code == ev::Kind::Other ? nullptr : &specs()[static_cast<std::size_t>(code)];
+    const KindSpec* spec =
+        code == ev::Kind::Other ? nullptr : &specs()[static_cast<std::size_t>(code)];
     if (spec != nullptr) {
         event_.kind = *spec->kind;
     } else {
@@ -254,8 +257,8 @@ sim::Result<bool, std::string> TraceReader::read_fields(std::string_view kind) {
         if (spec == nullptr) {
             const std::optional<FieldType> type = inferred_type(value);
             if (!type) {
-                return sim::fail(pointer(written) +
-                                 ": expected an integer, a boolean or a string" + got(value));
+                return sim::fail(pointer(written) + ": expected an integer, a boolean or a string" +
+                                 got(value));
             }
             other_keys_.emplace_back(key);
             fields_.push_back(sim::TraceField{other_keys_.back(), *value_of(value, *type)});
@@ -266,26 +269,25 @@ sim::Result<bool, std::string> TraceReader::read_fields(std::string_view kind) {
                              (index < spec->fields.size()
                                   ? "field \"" + std::string(spec->fields[index].key->name) + "\""
                                   : std::string("no more fields")) +
-                             " of a " + std::string(kind) + " event (its fields: " +
-                             field_names(*spec) + ")");
+                             " of a " + std::string(kind) +
+                             " event (its fields: " + field_names(*spec) + ")");
         }
         const FieldSpec& field = spec->fields[index];
         const std::optional<sim::TraceValue> typed = value_of(value, field.type);
         if (!typed) {
-            return sim::fail(pointer(written) + ": expected " + std::string(type_words(field.type)) +
-                             got(value));
+            return sim::fail(pointer(written) + ": expected " +
+                             std::string(type_words(field.type)) + got(value));
         }
         fields_.push_back(sim::TraceField{*field.key, *typed});
     }
     if (spec != nullptr) {
-        const std::size_t needed = spec->fields.size() -
-                                   (!spec->fields.empty() && spec->fields.back().optional ? 1 : 0);
+        const std::size_t needed =
+            spec->fields.size() - (!spec->fields.empty() && spec->fields.back().optional ? 1 : 0);
         if (fields_.size() < needed) {
-            return sim::fail("/" + std::string(spec->fields[fields_.size()].key->name) +
-                             ": expected field \"" +
-                             std::string(spec->fields[fields_.size()].key->name) + "\" of a " +
-                             std::string(kind) + " event (its fields: " + field_names(*spec) +
-                             "), got nothing");
+            return sim::fail(
+                "/" + std::string(spec->fields[fields_.size()].key->name) + ": expected field \"" +
+                std::string(spec->fields[fields_.size()].key->name) + "\" of a " +
+                std::string(kind) + " event (its fields: " + field_names(*spec) + "), got nothing");
         }
     }
     return true;
@@ -308,7 +310,8 @@ bool same_event(const sim::TraceEvent& left, const sim::TraceEvent& right) {
             return false;
         }
         const bool text = a.value.type() == sim::TraceValue::Type::Text;
-        if (text ? a.value.as_text() != b.value.as_text() : a.value.as_uint() != b.value.as_uint()) {
+        if (text ? a.value.as_text() != b.value.as_text()
+                 : a.value.as_uint() != b.value.as_uint()) {
             return false;
         }
     }

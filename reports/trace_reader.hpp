@@ -53,7 +53,7 @@ private:
     std::string file_;
     std::string line_;
     std::uint64_t line_number_ = 0;
-    nlohmann::ordered_json document_; // the texts of event_ point into it
+    nlohmann::ordered_json document_;       // the texts of event_ point into it
     std::vector<sim::TraceKey> other_keys_; // the keys of a kind no struct lists
     std::vector<sim::TraceField> fields_;
     sim::TraceKey other_kind_{""};

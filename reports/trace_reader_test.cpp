@@ -87,7 +87,8 @@ TEST(TraceReader, RefusesEachMalformedLine) {
     Parsed p;
     EXPECT_EQ(p.error(""), "expected a JSON object, got an empty line");
     EXPECT_EQ(p.error("{\"seq\":"), "expected a JSON object (one event)");
-    EXPECT_EQ(p.error(R"({"t":0,"kind":"exit"})"), "/seq: expected an unsigned integer, got nothing");
+    EXPECT_EQ(p.error(R"({"t":0,"kind":"exit"})"),
+              "/seq: expected an unsigned integer, got nothing");
     EXPECT_EQ(p.error(R"({"seq":0,"t":-1,"kind":"exit"})"),
               "/t: expected a time in ns (an integer from 0 to 2^63-1), got -1");
     EXPECT_EQ(p.error(R"({"seq":0,"t":0,"kind":7})"),

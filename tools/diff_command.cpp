@@ -135,7 +135,8 @@ std::vector<std::string> changes(const Json& left, const Json& right) {
                 keys[key].second = &value;
             }
             for (auto key = keys.rbegin(); key != keys.rend(); ++key) {
-                const std::string path = item.path.empty() ? key->first : item.path + "." + key->first;
+                const std::string path =
+                    item.path.empty() ? key->first : item.path + "." + key->first;
                 stack.push_back({path, key->second.first, key->second.second});
             }
         } else if (arrays) {
@@ -172,7 +173,8 @@ namespace {
 
 /// One of the two traces being read.
 struct Side {
-    explicit Side(const std::string& file) : path(file), in(file, std::ios::binary), reader(in, file) {}
+    explicit Side(const std::string& file)
+        : path(file), in(file, std::ios::binary), reader(in, file) {}
 
     /// Reads the next event, counts its kind and (when `tell`) feeds it to `lines`.
     sim::Result<bool, std::string> step(bool tell) {

@@ -148,7 +148,8 @@ void ExplainSink::on_event(const sim::TraceEvent& event) {
     state.lines.apply(event);
     std::string line;
     for (FailureWindow& window : state.windows) {
-        const sim::Duration off = event.at >= window.at ? event.at - window.at : window.at - event.at;
+        const sim::Duration off =
+            event.at >= window.at ? event.at - window.at : window.at - event.at;
         if (off > explain_window) {
             continue;
         }

@@ -18,8 +18,8 @@ namespace routesim::tools {
 /// Options of `routesim trace`, as given (parsed by trace_command).
 struct TraceArgs {
     std::string file;
-    std::string around; ///< a time ("5ms"), "" for the whole trace
-    std::string window; ///< a duration, "" for 10ms
+    std::string around;  ///< a time ("5ms"), "" for the whole trace
+    std::string window;  ///< a duration, "" for 10ms
     std::string process; ///< a process path, "" for any
     std::string kinds;   ///< "send,take", "" for every kind
 };
