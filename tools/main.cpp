@@ -203,8 +203,9 @@ void add_trace_and_diff(CLI::App& app, Cli& cli) {
         ->type_name("T");
     trace.add_option("--window", args.window, "With --around: how far from it (default 10ms)")
         ->type_name("D");
-    trace.add_option("--process", args.process,
-                     "Keep the events that name this process or a descendant (a path: r/a)")
+    trace
+        .add_option("--process", args.process,
+                    "Keep the events that name this process or a descendant (a path: r/a)")
         ->type_name("PATH");
     trace.add_option("--kinds", args.kinds, "Keep the events of these kinds (send,take,...)")
         ->type_name("K,...");
@@ -212,8 +213,10 @@ void add_trace_and_diff(CLI::App& app, Cli& cli) {
     cli.diff = app.add_subcommand("diff", "Compare two runs: two run --json results, or two "
                                           "--trace files");
     cli.diff->footer(help_footer("0 identical; 1 they differ"));
-    cli.diff->add_option("files", cli.diff_files, "A and B")->required()->expected(2)->type_name(
-        "A B");
+    cli.diff->add_option("files", cli.diff_files, "A and B")
+        ->required()
+        ->expected(2)
+        ->type_name("A B");
 }
 
 /// The flag error a seed flag left for `command` ("routesim <command>: <error>"), if any.
