@@ -57,6 +57,28 @@ elseif(MODE STREQUAL "diff")
     expect_golden(diff-results.expected.txt 1 diff ${OUT}/seed7.json ${OUT}/seed9.json)
     expect_golden(diff-traces.expected.txt 1 diff ${OUT}/seed7.jsonl ${OUT}/seed9.jsonl)
     expect_golden(diff-same.expected.txt 0 diff ${fixed_trace} ${fixed_trace})
+    # Fields one side lacks, lists of plain values short and long, items named by "what".
+    file(WRITE ${OUT}/a.json [=[{"trace_hash": "1", "seed": 1, "decisions": [0, 1, 2, 3, 4, 5, 6, 7, 8],
+ "short": [1, 2], "gone": {"x": 1}, "checks": [{"what": "w", "ok": true}, {"what": "v"}]}
+]=])
+    file(WRITE ${OUT}/b.json [=[{"trace_hash": "2", "seed": 1, "decisions": [0, 1, 2, 9, 4, 5, 6, 7, 8, 9],
+ "short": [1, 3], "new": null, "checks": [{"what": "w", "ok": false}, {"what": "u"}]}
+]=])
+    cli_run(small diff ${OUT}/a.json ${OUT}/b.json)
+    set(expected "checks[w].ok: true -> false\n")
+    string(APPEND expected "checks[1].what: \"v\" -> \"u\"\n")
+    string(APPEND expected "decisions: 9 values -> 10 values, first difference at [3]: 3 -> 9\n")
+    string(APPEND expected "gone: {\"x\":1} -> (none)\n")
+    string(APPEND expected "new: (none) -> null\n")
+    string(APPEND expected "short: [1,2] -> [1,3]\n")
+    string(APPEND expected "trace_hash: \"1\" -> \"2\"\n")
+    if(NOT small_out STREQUAL expected OR NOT small_code EQUAL 1)
+        message(FATAL_ERROR "diff of two small results (exit ${small_code}):\n${small_out}"
+                            "expected\n${expected}")
+    endif()
+    file(WRITE ${OUT}/not-a-result.json "[1, 2]\n")
+    expect_refused("routesim diff: ${OUT}/not-a-result.json: expected a run --json result (a JSON object with a trace_hash) or a --trace file (JSON Lines)"
+                   diff ${OUT}/not-a-result.json ${OUT}/a.json)
     expect_golden(diff-same-results.expected.txt 0 diff ${OUT}/seed7.json ${OUT}/seed7.json)
     expect_refused("routesim diff: ${OUT}/seed7.json is a run result but ${OUT}/seed9.jsonl is a trace; give two run --json results or two traces"
                    diff ${OUT}/seed7.json ${OUT}/seed9.jsonl)
