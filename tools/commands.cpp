@@ -11,6 +11,7 @@
 #include "scenarios/run/runner.hpp"
 #include "sim/trace.hpp"
 #include "tools/run_setup.hpp"
+#include "tools/trace_command.hpp"
 
 namespace routesim::tools {
 namespace {
@@ -84,6 +85,26 @@ nlohmann::json result_json(const scenarios::Scenario& scenario,
     return out;
 }
 
+// The events around each failure of `result` (run_command's --explain): the run is made again
+// with the same settings and an ExplainSink as its only sink; "" when the run passed.
+std::string explanation(const scenarios::Scenario& scenario, const scenarios::RunResult& result,
+                        const scenarios::RunSettings& settings) {
+    if (result.passed()) {
+        return {};
+    }
+    ExplainSink explain(result);
+    scenarios::RunSettings again = settings;
+    again.extra_sinks = {&explain}; // not the --trace file nor the caller's sinks again
+    again.check_determinism = false;
+    const scenarios::RunResult second = scenarios::run_scenario(scenario, again);
+    if (second.trace_hash != result.trace_hash) {
+        std::cerr << "routesim run: --explain: the second run gave trace hash "
+                  << sim::format_hash(second.trace_hash) << ", not "
+                  << sim::format_hash(result.trace_hash) << "\n";
+    }
+    return explain.text();
+}
+
 } // namespace
 
 int run_command(const RunArgs& args, const RunHooks& hooks) {
@@ -103,12 +124,23 @@ int run_command(const RunArgs& args, const RunHooks& hooks) {
     if (const int code = setup.close(); code != exit_ok) {
         return code;
     }
+    const std::string explained = args.explain ? explanation(scenario, result, settings) : "";
     if (args.json) {
-        std::cout << result_json(scenario, result).dump(2) << "\n";
+        nlohmann::json out = result_json(scenario, result);
+        if (args.explain) {
+            out["explain"] = nlohmann::json::array();
+            std::size_t start = 0;
+            while (start < explained.size()) {
+                const std::size_t end = explained.find('\n', start);
+                out["explain"].push_back(explained.substr(start, end - start));
+                start = end + 1;
+            }
+        }
+        std::cout << out.dump(2) << "\n";
     } else {
         std::cout << "seed: " << setup.seed() << "\n";
         std::cout << "trace-hash: " << sim::format_hash(result.trace_hash) << "\n";
-        std::cout << scenarios::format_summary(scenario, result);
+        std::cout << scenarios::format_summary(scenario, result) << explained;
     }
     const int code = result.passed() ? exit_ok : exit_failed;
     return hooks.after_run ? std::max(code, hooks.after_run(scenario, result)) : code;

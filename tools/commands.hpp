@@ -37,6 +37,8 @@ struct RunArgs {
     std::uint64_t trace_bytes_max = std::uint64_t{1} << 30;
     std::string save_repro; // empty: no reproducer file
     bool json = false;
+    /// --explain: after the summary, the events around each failure (a second run).
+    bool explain = false;
 };
 
 /// A file a command will write, with the flag that asked for it. Before a run, every output

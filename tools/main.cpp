@@ -16,6 +16,7 @@
 #include "tools/fuzz.hpp"
 #include "tools/report_command.hpp"
 #include "tools/run_flags.hpp"
+#include "tools/trace_command.hpp"
 
 namespace {
 
@@ -97,11 +98,15 @@ struct Cli {
     tools::ReportArgs report_args;
     tools::FuzzArgs fuzz_args;
     std::vector<std::string> validate_files;
+    tools::TraceArgs trace_args;
+    std::vector<std::string> diff_files;
     CLI::App* demo = nullptr;
     CLI::App* run = nullptr;
     CLI::App* report = nullptr;
     CLI::App* fuzz = nullptr;
     CLI::App* validate = nullptr;
+    CLI::App* trace = nullptr;
+    CLI::App* diff = nullptr;
     std::string demo_flag_error;
     std::string run_flag_error;
     std::string report_flag_error;
@@ -130,6 +135,9 @@ void add_run_and_report(CLI::App& app, Cli& cli) {
     tools::add_run_flags(*cli.run, cli.run_args, cli.run_flag_error);
     cli.run->footer(help_footer(exit_codes_run));
     cli.run->add_flag("--json", cli.run_args.json, "Print the result as JSON");
+    cli.run->add_flag("--explain", cli.run_args.explain,
+                      "After the summary, print the events within 10ms of each failure (as "
+                      "`routesim trace` writes them; the run is made a second time for it)");
     cli.run
         ->add_option("--report", cli.run_report_dir,
                      "Also write the report of this run (index.html, topology.*, trace.json) to "
@@ -182,6 +190,35 @@ void add_validate(CLI::App& app, Cli& cli) {
     cli.validate->add_option("files", cli.validate_files, "Scenario files")->required();
 }
 
+void add_trace_and_diff(CLI::App& app, Cli& cli) {
+    tools::TraceArgs& args = cli.trace_args;
+    cli.trace = app.add_subcommand("trace", "Print a --trace file (JSON Lines) as a readable "
+                                            "timeline, one line per event");
+    CLI::App& trace = *cli.trace;
+    trace.footer(help_footer("0 the timeline was printed"));
+    trace.add_option("file", args.file, "Trace file written by run --trace")
+        ->required()
+        ->type_name("FILE.jsonl");
+    trace.add_option("--around", args.around, "Keep the events within --window of this time")
+        ->type_name("T");
+    trace.add_option("--window", args.window, "With --around: how far from it (default 10ms)")
+        ->type_name("D");
+    trace
+        .add_option("--process", args.process,
+                    "Keep the events that name this process or a descendant (a path: r/a)")
+        ->type_name("PATH");
+    trace.add_option("--kinds", args.kinds, "Keep the events of these kinds (send,take,...)")
+        ->type_name("K,...");
+
+    cli.diff = app.add_subcommand("diff", "Compare two runs: two run --json results, or two "
+                                          "--trace files");
+    cli.diff->footer(help_footer("0 identical; 1 they differ"));
+    cli.diff->add_option("files", cli.diff_files, "A and B")
+        ->required()
+        ->expected(2)
+        ->type_name("A B");
+}
+
 /// The flag error a seed flag left for `command` ("routesim <command>: <error>"), if any.
 bool reject_flag_error(std::string_view command, const std::string& error) {
     if (error.empty()) {
@@ -223,6 +260,12 @@ int dispatch(const Cli& cli) {
     if (cli.validate->parsed()) {
         return tools::validate_command(cli.validate_files);
     }
+    if (cli.trace->parsed()) {
+        return tools::trace_command(cli.trace_args);
+    }
+    if (cli.diff->parsed()) {
+        return tools::diff_command(cli.diff_files[0], cli.diff_files[1]);
+    }
     return exit_bad_input;
 }
 
@@ -240,6 +283,7 @@ int main(int argc, char** argv) {
     add_run_and_report(app, cli);
     add_fuzz(app, cli);
     add_validate(app, cli);
+    add_trace_and_diff(app, cli);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
