@@ -215,6 +215,7 @@ std::string render_html(const ReportPage& page) {
     out += topology_section(page);
     out += detail::routers_section(page);
     out += detail::route_bars_section(page);
+    out += detail::tree_section(page);
     out += detail::counters_section(page);
     out += detail::verdicts_section(page);
     out += timeline_section(page);

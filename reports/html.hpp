@@ -47,6 +47,8 @@ namespace detail {
 std::string routers_section(const ReportPage& page);
 std::string route_bars_section(const ReportPage& page);
 std::string counters_section(const ReportPage& page);
+/// Supervisors (children, restart window, why one terminated), pools and calls still waiting.
+std::string tree_section(const ReportPage& page);
 std::string verdicts_section(const ReportPage& page);
 
 } // namespace detail

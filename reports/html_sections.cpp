@@ -149,8 +149,8 @@ std::string bar_chart(const std::vector<RouteCount>& counts) {
     return out + "</svg>";
 }
 
-std::string ledger_table(const properties::Ledger& ledger) {
-    std::string out = "<table><tr><th colspan=\"2\">message ledger</th></tr>";
+std::string ledger_table(const properties::Ledger& ledger, std::string_view title) {
+    std::string out = "<table><tr><th colspan=\"2\">" + escape(title) + "</th></tr>";
     const std::pair<std::string_view, std::uint64_t> rows[] = {
         {"sent", ledger.sent},           {"handled", ledger.handled},
         {"discarded", ledger.discarded}, {"route_failed", ledger.route_failed},
@@ -165,6 +165,14 @@ std::string ledger_table(const properties::Ledger& ledger) {
     out += "<tr>" + cell("balanced") + (ledger.balanced() ? cell("yes", "ok") : cell("no", "bad")) +
            "</tr>";
     return out + "</table>";
+}
+
+// The messages the runtime sent, by class (the ledger's share that is not the user's).
+std::string runtime_sent_table(const scenarios::RunResult& result) {
+    return "<table><tr><th colspan=\"2\">runtime messages sent</th></tr><tr>" +
+           cell("exit signals") + number_cell(result.exit_signals_sent) + "</tr><tr>" +
+           cell("admin") + number_cell(result.admin_sent) + "</tr><tr>" + cell("internal") +
+           number_cell(result.internal_sent) + "</tr></table>";
 }
 
 std::string clients_table(const scenarios::RunResult& result) {
@@ -239,8 +247,60 @@ std::string counters_section(const ReportPage& page) {
         }
         out += "</table>";
     }
-    out += ledger_table(result.ledger) + "</div>" + clients_table(result) + "</section>";
+    out += ledger_table(result.ledger, "message ledger (every message)") +
+           ledger_table(result.user_ledger, "user messages") + runtime_sent_table(result) +
+           "</div>" + clients_table(result) + "</section>";
     return out;
+}
+
+std::string tree_section(const ReportPage& page) {
+    const scenarios::RunResult& result = *page.result;
+    if (result.supervisors.empty() && result.pools.empty() && result.waiting_calls.empty()) {
+        return "";
+    }
+    std::string out = "<section id=\"tree\"><h2>Supervisors, pools and waiting calls</h2>";
+    for (const scenarios::SupervisorSummary& sup : result.supervisors) {
+        out += "<h3>" + escape(sup.path) + " <code>" +
+               escape(sup.pid.empty() ? "never started" : sup.pid) + "</code> " +
+               escape(scenarios::spelling(sup.type));
+        if (sup.terminated_at.has_value()) {
+            out += " <span class=\"dead\">terminated at " +
+                   escape(sim::format_instant(*sup.terminated_at)) + ": " +
+                   escape(sup.cause.empty() ? sup.terminated_reason : sup.cause) + "</span>";
+        }
+        out += "</h3><p>restarts " + std::to_string(sup.restarts) + ", " +
+               std::to_string(sup.window_restarts) + " in the current window (intensity " +
+               std::to_string(sup.intensity) + " per " + escape(sim::format_duration(sup.period)) +
+               ")</p>";
+        out += "<table><tr><th>child</th><th>state</th><th>pid</th><th>restarts</th>"
+               "<th>last exit</th></tr>";
+        for (const scenarios::ChildRow& child : sup.children) {
+            out += "<tr>" + cell(child.name) +
+                   cell(child.state, child.state == "running" ? "ok" : "bad") +
+                   cell(child.pid.empty() ? "-" : child.pid) + number_cell(child.restarts) +
+                   cell(child.last_exit.empty() ? "-" : child.last_exit) + "</tr>";
+        }
+        out += "</table>";
+    }
+    if (!result.pools.empty()) {
+        out += "<table><tr><th>pool</th><th>size</th><th>live workers</th><th>forwarded</th>"
+               "<th>unhandled</th><th>worker restarts</th></tr>";
+        for (const scenarios::PoolSummary& pool : result.pools) {
+            out += "<tr>" + cell(pool.path) + number_cell(pool.size) +
+                   number_cell(pool.live_workers) + number_cell(pool.forwarded) +
+                   number_cell(pool.unhandled) + number_cell(pool.worker_restarts) + "</tr>";
+        }
+        out += "</table>";
+    }
+    if (!result.waiting_calls.empty()) {
+        out += "<table><tr><th>caller</th><th>target</th><th>waiting since</th><th>ref</th></tr>";
+        for (const scenarios::WaitingCall& call : result.waiting_calls) {
+            out += "<tr>" + cell(call.caller) + cell(call.target.empty() ? "?" : call.target) +
+                   cell(sim::format_instant(call.since)) + number_cell(call.ref) + "</tr>";
+        }
+        out += "</table>";
+    }
+    return out + "</section>";
 }
 
 std::string verdicts_section(const ReportPage& page) {

@@ -16,6 +16,58 @@
 namespace routesim::tools {
 namespace {
 
+nlohmann::json ledger_json(const properties::Ledger& ledger) {
+    return {{"sent", ledger.sent},           {"handled", ledger.handled},
+            {"discarded", ledger.discarded}, {"route_failed", ledger.route_failed},
+            {"unhandled", ledger.unhandled}, {"dropped", ledger.dropped},
+            {"queued", ledger.queued}};
+}
+
+// The supervisors, pools and calls still waiting (scenarios::RunResult), as `run` prints them.
+void add_tree_json(nlohmann::json& out, const scenarios::RunResult& result) {
+    for (const auto& sup : result.supervisors) {
+        nlohmann::json item{{"path", sup.path},
+                            {"pid", sup.pid},
+                            {"type", scenarios::spelling(sup.type)},
+                            {"alive", sup.alive},
+                            {"restarts", sup.restarts},
+                            {"window_restarts", sup.window_restarts},
+                            {"intensity", sup.intensity},
+                            {"period_ns", sup.period.count_ns()},
+                            {"children", nlohmann::json::array()}};
+        for (const auto& child : sup.children) {
+            item["children"].push_back({{"name", child.name},
+                                        {"state", child.state},
+                                        {"pid", child.pid},
+                                        {"restarts", child.restarts},
+                                        {"last_exit", child.last_exit}});
+        }
+        if (sup.terminated_at.has_value()) {
+            item["terminated"] = {{"at_ns", sup.terminated_at->ns()},
+                                  {"reason", sup.terminated_reason},
+                                  {"cause", sup.cause}};
+        }
+        out["supervisors"].push_back(item);
+    }
+    for (const auto& pool : result.pools) {
+        out["pools"].push_back({{"path", pool.path},
+                                {"pid", pool.pid},
+                                {"alive", pool.alive},
+                                {"size", pool.size},
+                                {"live_workers", pool.live_workers},
+                                {"forwarded", pool.forwarded},
+                                {"unhandled", pool.unhandled},
+                                {"worker_restarts", pool.worker_restarts}});
+    }
+    out["waiting_calls"] = nlohmann::json::array();
+    for (const auto& call : result.waiting_calls) {
+        out["waiting_calls"].push_back({{"caller", call.caller},
+                                        {"target", call.target},
+                                        {"since_ns", call.since.ns()},
+                                        {"ref", call.ref}});
+    }
+}
+
 nlohmann::json result_json(const scenarios::Scenario& scenario,
                            const scenarios::RunResult& result) {
     nlohmann::json out;
@@ -51,11 +103,12 @@ nlohmann::json result_json(const scenarios::Scenario& scenario,
         }
         out["violations"].push_back(item);
     }
-    const auto& ledger = result.ledger;
-    out["ledger"] = {{"sent", ledger.sent},           {"handled", ledger.handled},
-                     {"discarded", ledger.discarded}, {"route_failed", ledger.route_failed},
-                     {"unhandled", ledger.unhandled}, {"dropped", ledger.dropped},
-                     {"queued", ledger.queued}};
+    out["ledger"] = ledger_json(result.ledger);
+    out["ledger"]["user"] = ledger_json(result.user_ledger);
+    out["ledger"]["runtime_sent"] = {{"exit_signals", result.exit_signals_sent},
+                                     {"admin", result.admin_sent},
+                                     {"internal", result.internal_sent}};
+    add_tree_json(out, result);
     for (const auto& router : result.routers) {
         nlohmann::json item{{"path", router.path},
                             {"pid", router.pid},

@@ -164,6 +164,55 @@ struct RouterSummary {
     std::map<std::string, std::uint64_t> route_failed;
 };
 
+/// One child of a supervisor at the end of the run: its latest incarnation.
+struct ChildRow {
+    std::string name; ///< the child spec's name
+    /// "running", "exited" (its latest incarnation ended) or "not started".
+    std::string state;
+    std::string pid;            ///< the latest incarnation ("" when none started)
+    std::uint64_t restarts = 0; ///< the supervisor's restart decisions for this child
+    std::string last_exit;      ///< the reason its latest incarnation ended ("" when running)
+};
+
+/// A supervisor at the end of the run.
+struct SupervisorSummary {
+    std::string path;
+    std::string pid; ///< its latest incarnation ("" when none started)
+    SupervisorType type = SupervisorType::OneForOne;
+    bool alive = false;
+    std::vector<ChildRow> children;    ///< in the spec's order
+    std::uint64_t restarts = 0;        ///< every restart decision of the run
+    std::uint64_t window_restarts = 0; ///< the decisions within the current window
+    std::uint64_t intensity = 0;       ///< as Ergo applies it (0 in the file means 5, §6.1)
+    sim::Duration period;              ///< likewise (0 means 5 s)
+    /// When and why it terminated; set only for a supervisor that did.
+    std::optional<sim::Instant> terminated_at;
+    std::string terminated_reason;
+    /// What made it terminate, in words, when the restart intensity did: "restart intensity
+    /// exceeded: 4 restarts in 5s > 3, last: w2 panic at 41ms".
+    std::string cause;
+};
+
+/// A pool at the end of the run.
+struct PoolSummary {
+    std::string path;
+    std::string pid; ///< its latest incarnation ("" when none started)
+    bool alive = false;
+    std::uint64_t size = 0; ///< workers it keeps (Ergo's default 3 for a size below 1, §5)
+    std::uint64_t live_workers = 0;
+    std::uint64_t forwarded = 0; ///< messages and calls handed to a worker
+    std::uint64_t unhandled = 0; ///< found no live worker
+    std::uint64_t worker_restarts = 0;
+};
+
+/// A call still waiting for its result at the end of the run.
+struct WaitingCall {
+    std::string caller; ///< "path <pid>" (the pid alone for a process of no spec)
+    std::string target; ///< likewise; "" when the call's target is not known
+    sim::Instant since;
+    std::uint64_t ref = 0;
+};
+
 /// An invariant's verdict.
 struct InvariantResult {
     std::string name;
@@ -184,8 +233,18 @@ struct RunResult {
     std::vector<Check> checks;
     std::vector<InvariantResult> invariants;
     std::vector<properties::Violation> violations;
+    /// Every message: user messages and the runtime's (exit signals, admin, internal).
     properties::Ledger ledger;
+    /// User messages only (sent by behaviours: workload, replies, forwards of those).
+    properties::Ledger user_ledger;
+    /// Messages the runtime sent, by class: exit signals, admin requests, internal ones.
+    std::uint64_t exit_signals_sent = 0;
+    std::uint64_t admin_sent = 0;
+    std::uint64_t internal_sent = 0;
     std::vector<RouterSummary> routers;
+    std::vector<SupervisorSummary> supervisors; ///< tree order
+    std::vector<PoolSummary> pools;             ///< tree order
+    std::vector<WaitingCall> waiting_calls;     ///< in the order they began
     std::map<std::string, ClientRecord> clients;
     std::vector<std::uint32_t> decisions;
     /// Admin-path results by timeline action index.

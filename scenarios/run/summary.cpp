@@ -61,6 +61,75 @@ void append_routers(std::string& out, const RunResult& result) {
     }
 }
 
+void append_supervisors(std::string& out, const RunResult& result) {
+    if (result.supervisors.empty()) {
+        return;
+    }
+    out += "supervisors:\n";
+    for (const SupervisorSummary& sup : result.supervisors) {
+        out += "  " + sup.path + " " + (sup.pid.empty() ? "(never started)" : sup.pid) + " " +
+               std::string(spelling(sup.type));
+        if (sup.terminated_at.has_value()) {
+            out += " (terminated at " + sim::format_instant(*sup.terminated_at) + ": " +
+                   (sup.cause.empty() ? sup.terminated_reason : sup.cause) + ")";
+        } else if (!sup.alive && !sup.pid.empty()) {
+            out += " (not running)";
+        }
+        out += ": restarts " + std::to_string(sup.restarts) + ", " +
+               std::to_string(sup.window_restarts) + " in the current window (intensity " +
+               std::to_string(sup.intensity) + " per " + sim::format_duration(sup.period) + ")\n";
+        std::size_t width = 4;
+        for (const ChildRow& child : sup.children) {
+            width = std::max(width, child.name.size());
+        }
+        for (const ChildRow& child : sup.children) {
+            out += "    " + pad(child.name, width) + "  " + pad(child.state, 11) + "  " +
+                   pad(child.pid.empty() ? "-" : child.pid, 18) + "  restarts " +
+                   std::to_string(child.restarts) +
+                   (child.last_exit.empty() ? "" : ", last exit: " + child.last_exit) + "\n";
+        }
+    }
+}
+
+void append_pools(std::string& out, const RunResult& result) {
+    if (result.pools.empty()) {
+        return;
+    }
+    out += "pools:\n";
+    for (const PoolSummary& pool : result.pools) {
+        out += "  " + pool.path + " " + (pool.pid.empty() ? "(never started)" : pool.pid);
+        if (!pool.alive && !pool.pid.empty()) {
+            out += " (not running)";
+        }
+        out += ": size " + std::to_string(pool.size) + ", live workers " +
+               std::to_string(pool.live_workers) + ", forwarded " + std::to_string(pool.forwarded) +
+               ", unhandled " + std::to_string(pool.unhandled) + ", worker restarts " +
+               std::to_string(pool.worker_restarts) + "\n";
+    }
+}
+
+void append_waiting_calls(std::string& out, const RunResult& result) {
+    if (result.waiting_calls.empty()) {
+        return;
+    }
+    out += "calls waiting at the end:\n";
+    for (const WaitingCall& call : result.waiting_calls) {
+        out += "  " + call.caller + " -> " + (call.target.empty() ? "?" : call.target) + " since " +
+               sim::format_instant(call.since) + " (ref " + std::to_string(call.ref) + ")\n";
+    }
+}
+
+void append_ledger(std::string& out, const RunResult& result) {
+    out += "ledger: " + result.ledger.to_string() + "\n";
+    out += "  user messages: " + result.user_ledger.to_string() + "\n";
+    const std::uint64_t runtime_sent =
+        result.exit_signals_sent + result.admin_sent + result.internal_sent;
+    out += "  runtime messages: sent " + std::to_string(runtime_sent) + ": exit signals " +
+           std::to_string(result.exit_signals_sent) + ", admin " +
+           std::to_string(result.admin_sent) + ", internal " +
+           std::to_string(result.internal_sent) + "\n";
+}
+
 void append_checks(std::string& out, const RunResult& result) {
     std::size_t held = 0;
     for (const Check& check : result.checks) {
@@ -91,6 +160,8 @@ std::string format_summary(const Scenario& scenario, const RunResult& result) {
         out += "root: did not start: " + result.root_failure + "\n";
     }
     append_routers(out, result);
+    append_supervisors(out, result);
+    append_pools(out, result);
     if (!result.clients.empty()) {
         out += "clients:\n";
         for (const auto& [name, record] : result.clients) {
@@ -98,7 +169,8 @@ std::string format_summary(const Scenario& scenario, const RunResult& result) {
                    counts(record.types) + "), errors: " + counts(record.errors) + "\n";
         }
     }
-    out += "ledger: " + result.ledger.to_string() + "\n";
+    append_waiting_calls(out, result);
+    append_ledger(out, result);
     out += "invariants:";
     for (const InvariantResult& invariant : result.invariants) {
         out += " " + invariant.name + " " + invariant.verdict + ";";

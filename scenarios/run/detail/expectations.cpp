@@ -5,6 +5,8 @@
 #include "runtime/router.hpp"
 #include "scenarios/run/builder.hpp"
 #include "scenarios/run/detail/expectations.hpp"
+
+#include "scenarios/run/detail/tree_summary.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::detail {
@@ -236,10 +238,7 @@ void Expectations::judge_invariants(const Monitors& monitors, RunResult& result)
             result.violations.push_back(violation);
         }
     }
-    const properties::MessageConservation* ledger =
-        monitors.conservation != nullptr ? monitors.conservation : monitors.ledger_only.get();
-    RS_ASSERT(ledger != nullptr);
-    result.ledger = ledger->ledger();
+    summarise_ledger(monitors.set.view(), result);
 }
 
 std::vector<RouterSummary> Expectations::summarise() const {

@@ -21,15 +21,10 @@ std::unique_ptr<Monitors> make_monitors(runtime::Semantics semantics,
         if (monitor == nullptr) {
             continue;
         }
-        if (auto* conservation = dynamic_cast<properties::MessageConservation*>(monitor.get())) {
-            made->conservation = conservation;
-        }
         made->set.add(std::move(monitor));
     }
-    if (made->conservation == nullptr) {
-        // The ledger is always reported, even when message_conservation is not required.
-        made->ledger_only = std::make_unique<properties::MessageConservation>();
-    }
+    // The ledger and the tree are always reported, even when no required invariant reads them.
+    made->set.keep_view();
     for (Invariant invariant : invariants) {
         std::string name(spelling(invariant));
         properties::Monitor* monitor =
@@ -49,9 +44,6 @@ detail::Monitors& MonitorKit::acquire(runtime::Semantics semantics,
     if (monitors_ != nullptr && monitors_->semantics == semantics &&
         monitors_->invariants == invariants) {
         monitors_->set.reset();
-        if (monitors_->ledger_only) {
-            monitors_->ledger_only->start_over();
-        }
         reuses_++;
     } else {
         monitors_ = detail::make_monitors(semantics, invariants);

@@ -15,15 +15,13 @@
 
 namespace routesim::scenarios::detail {
 
-/// The invariant monitors of a run, and the ledger's source.
+/// The invariant monitors of a run. Their set always feeds its TopologyView (keep_view): the
+/// ledger and the summary's tree read it whichever invariants are required.
 struct Monitors {
     // The profile and invariants the set was made for.
     runtime::Semantics semantics = runtime::Semantics::Documented;
     std::vector<Invariant> invariants;
     properties::MonitorSet set;
-    properties::MessageConservation* conservation = nullptr; // in `set`, when required
-    /// The ledger when message_conservation is not required (it is always reported).
-    std::unique_ptr<properties::MessageConservation> ledger_only;
     /// Per invariant of the scenario (in its order): the name of its verdict and the monitor
     /// that judges it (null: unchecked, or determinism), found once when the set is made.
     std::vector<std::pair<std::string, properties::Monitor*>> judges;

@@ -2,6 +2,8 @@
 // Part of scenarios/run/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/run/detail/runner.hpp"
 
+#include "scenarios/run/detail/tree_summary.hpp"
+
 #include "scenarios/run/behaviours.hpp"
 #include "sim/assert.hpp"
 
@@ -65,9 +67,6 @@ Runner::~Runner() {
     if (!settings_.hash_only) {
         world_.trace().remove_sink(monitors_->set);
     }
-    if (monitors_->ledger_only) {
-        world_.trace().remove_sink(*monitors_->ledger_only);
-    }
     if (own_sink_attached_) {
         world_.trace().remove_sink(own_sink());
     }
@@ -104,9 +103,6 @@ RunResult Runner::execute() {
     timeline_.report_missed_pins();
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
     monitors_->set.finish(result_.outcome.end, idle);
-    if (monitors_->ledger_only) {
-        monitors_->ledger_only->finish(result_.outcome.end, idle);
-    }
     expectations_.evaluate(scenario_.expect);
     expectations_.judge_invariants(*monitors_, result_);
     result_.checks = checks_.take();
@@ -124,6 +120,7 @@ RunResult Runner::execute() {
 
 void Runner::summarise() {
     result_.routers = expectations_.summarise();
+    summarise_tree(scenario_, specs_, node_, monitors_->set.view(), result_);
     result_.decisions = world_.scheduler().decisions();
     for (const auto& [index, outcome] : outcomes_.admin_results()) {
         result_.admin_results[index] = outcome.result;
@@ -192,9 +189,6 @@ void Runner::install_monitors() {
     } else {
         own_monitors_ = make_monitors(semantics, invariants);
         monitors_ = own_monitors_.get();
-    }
-    if (monitors_->ledger_only) {
-        world_.trace().add_sink(*monitors_->ledger_only);
     }
     if (settings_.stop_on_violation) {
         monitors_->set.stop_on_violation(world_);
