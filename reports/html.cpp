@@ -84,10 +84,13 @@ std::string header(const ReportPage& page) {
            escape(sim::format_instant(result.outcome.end)) + "</span><span>" +
            std::to_string(result.outcome.events) + " events</span><span>" +
            std::to_string(result.decisions.size()) + " scheduling decisions</span></div>";
+    const bool tree = !result.supervisors.empty() || !result.pools.empty() ||
+                      !result.waiting_calls.empty(); // tree_section is shown
     out += "<nav><a href=\"#topology\">Topology</a><a href=\"#routers\">Routing tables</a>"
-           "<a href=\"#traffic\">Messages per route</a><a href=\"#counters\">Counters and "
-           "ledger</a><a href=\"#verdicts\">Invariants and expectations</a><a "
-           "href=\"#timeline\">Timeline</a></nav></header>";
+           "<a href=\"#traffic\">Messages per route</a>" +
+           std::string(tree ? "<a href=\"#tree\">Supervisors and pools</a>" : "") +
+           "<a href=\"#counters\">Counters and ledger</a><a href=\"#verdicts\">Invariants and "
+           "expectations</a><a href=\"#timeline\">Timeline</a></nav></header>";
     return out;
 }
 

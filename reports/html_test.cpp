@@ -1,5 +1,6 @@
-// Goal: index.html is one well-formed, self-contained document with every section, and a
-// failing run (a fuzz reproducer) opens with its violation and witness events. Method:
+// Goal: index.html is one well-formed, self-contained document with every section (the tree's
+// supervisors and pools when it has them), and a failing run (a fuzz reproducer) opens with
+// its violation and witness events. Method:
 // render pages for small runs (with and without a topology picture, with a violation added
 // to a real result), check the tag balance with a small tokenizer and look for the parts.
 #include <gtest/gtest.h>
@@ -101,6 +102,21 @@ TEST(HtmlReport, DeadRouterShowsItsLastTableWithTimeAndReason) {
     EXPECT_EQ(html.find("(registry)"), std::string::npos);
     EXPECT_NE(html.find("<td>a</td><td class=\"running\">running</td>"), std::string::npos);
     EXPECT_NE(html.find("<td>r</td><td class=\"num\">3</td>"), std::string::npos);
+}
+
+TEST(HtmlReport, ShowsSupervisorsPoolsAndTheIntensityCause) {
+    const Fixture fixture("supervisor-gives-up");
+    const std::string html = render_html(fixture.page());
+    EXPECT_EQ(tag_balance_error(html), "");
+    EXPECT_NE(html.find("<a href=\"#tree\">Supervisors and pools</a>"), std::string::npos);
+    EXPECT_NE(html.find("<section id=\"tree\">"), std::string::npos);
+    EXPECT_NE(html.find("terminated at 2ms: restart intensity exceeded: 2 restarts in 1s &gt; 1, "
+                        "last: a kill at 2ms"),
+              std::string::npos);
+    EXPECT_NE(html.find("<td>a</td><td class=\"bad\">exited</td>"), std::string::npos);
+    EXPECT_NE(html.find("<tr><td>sup/p</td><td class=\"num\">2</td>"), std::string::npos);
+    EXPECT_NE(html.find("<th colspan=\"2\">user messages</th>"), std::string::npos);
+    EXPECT_NE(html.find("<th colspan=\"2\">runtime messages sent</th>"), std::string::npos);
 }
 
 TEST(HtmlReport, WithoutGraphvizSaysWhyInsteadOfThePicture) {
