@@ -148,6 +148,32 @@ TEST(FuzzRaces, ShrinkKeepsTheRaceNotJustTheSymptom) {
     EXPECT_EQ(reproducer.document["run"]["schedule"], json::array({1}));
 }
 
+TEST(FuzzRaces, ReproducerDescriptionSaysWhatFailsAndShowsItsWitnesses) {
+    // The description is the failure in words, how the run was made, the faults on its
+    // timeline and the witness lines; the scenario's own description is not repeated.
+    const Loaded race = load_race("disable-races-kill");
+    const Reproducer reproducer = shrink_first(race, bounded());
+    const std::string description = reproducer.document.value("description", "");
+    const auto failure = failure_of(reproducer.result);
+    ASSERT_TRUE(failure.has_value());
+    EXPECT_EQ(description.rfind("Reproducer: " + explain_failure(reproducer.result, *failure) +
+                                    ". Found by routesim fuzz; seed ",
+                                0),
+              0U)
+        << description;
+    EXPECT_NE(description.find(", scheduler " +
+                               reproducer.document["run"].value("scheduler", std::string()) +
+                               ", semantics documented; faults and management on its timeline: "),
+              std::string::npos)
+        << description;
+    EXPECT_NE(description.find("disable_route "), std::string::npos) << description;
+    ASSERT_FALSE(reproducer.witnesses.empty());
+    EXPECT_NE(description.find(" Witnesses: " + reproducer.witnesses.front() + ";"),
+              std::string::npos)
+        << description;
+    EXPECT_EQ(description.find(race.scenario.description), std::string::npos) << description;
+}
+
 TEST(FuzzRaces, AimedKillIsPinnedBetweenSteps) {
     // kill-during-restart needs a kill right after the supervisor's restart decision: the
     // fuzzer aims one there, and the reproducer pins it with `step`.

@@ -310,6 +310,70 @@ std::string explain_failure(const RunResult& result, const FailureKey& key) {
     return key.describe() + " at " + time_text(result.outcome.end);
 }
 
+namespace {
+
+// One fault action of a timeline in words ("kill r/a at 3ms"), or "" for another action.
+std::string fault_action_text(const json& action) {
+    if (!action.is_object()) {
+        return "";
+    }
+    for (const auto& [verb, argument] : action.items()) {
+        const std::optional<Verb> parsed = scenarios::parse_spelling<Verb>(verb);
+        if (!parsed.has_value()) {
+            continue;
+        }
+        std::string target;
+        if (argument.is_string()) {
+            target = argument.get<std::string>(); // kill, crash
+        } else if (argument.is_object() && argument.contains("node")) {
+            target = argument.value("node", ""); // fail_spawns
+        } else if (argument.is_object()) {
+            target = argument.value("router", "") + "/" + argument.value("name", "");
+        }
+        return verb + " " + target + " at " + action.value("at", "0ms");
+    }
+    return "";
+}
+
+// The faults of the reproducer, in words: its timeline's fault actions when they are pinned,
+// or that they are drawn again from the seed.
+std::string faults_text(const Reproducer& reproducer) {
+    if (!reproducer.pinned) {
+        return "the scenario's random faults, drawn again from the seed (faults.aim)";
+    }
+    std::string text;
+    const json timeline = reproducer.document.value("timeline", json::array());
+    for (const json& action : timeline) {
+        const std::string fault = fault_action_text(action);
+        if (!fault.empty()) {
+            text += (text.empty() ? "" : ", ") + fault;
+        }
+    }
+    return text.empty() ? "none" : text;
+}
+
+} // namespace
+
+void explain_reproducer(Reproducer& reproducer, const ShrinkInput& input) {
+    // What fails and how to get there, then the events that show it: the reader of the file
+    // learns why it exists without running it (the scenario's own description is dropped).
+    const RunResult& result = reproducer.result;
+    std::string text = "Reproducer: " + explain_failure(result, input.failure) +
+                       ". Found by routesim fuzz; seed " + std::to_string(input.seed) +
+                       ", scheduler " +
+                       reproducer.document["run"].value("scheduler", std::string("fifo")) +
+                       ", semantics " + std::string(scenarios::spelling(result.semantics)) +
+                       "; faults and management on its timeline: " + faults_text(reproducer) + ".";
+    if (!reproducer.witnesses.empty()) {
+        text += " Witnesses:";
+        for (const std::string& line : reproducer.witnesses) {
+            text += " " + line + ";";
+        }
+        text.back() = '.';
+    }
+    reproducer.document["description"] = std::move(text);
+}
+
 std::string reproducer_text(const json& document) {
     return document.dump(2) + "\n";
 }
@@ -343,6 +407,7 @@ sim::Result<Reproducer, std::string> shrink_failure(const ShrinkInput& input) {
     }
     reproducer.result = std::move(*final_result);
     reproducer.witnesses = witnesses_of(reproducer.result, input.failure, trace);
+    explain_reproducer(reproducer, input);
     return reproducer;
 }
 

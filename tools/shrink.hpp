@@ -61,6 +61,10 @@ struct Reproducer {
 /// failure (a bug in replay, reported with the seed).
 sim::Result<Reproducer, std::string> shrink_failure(const ShrinkInput& input);
 
+/// Sets the reproducer document's `description` to what fails (explain_failure), under which
+/// seed, scheduler, semantics and faults, and its witness lines.
+void explain_reproducer(Reproducer& reproducer, const ShrinkInput& input);
+
 /// The document as written to disk: pretty JSON (2 spaces, sorted keys) and a newline.
 std::string reproducer_text(const nlohmann::json& document);
 
