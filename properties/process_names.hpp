@@ -7,12 +7,18 @@
 #include <string>
 
 #include "properties/topology_view.hpp"
+#include "runtime/gen.hpp"
 
 namespace routesim::properties {
 
 /// The PID part of a label: `<…NNNN>` with the pid's id (the node and incarnation parts of
 /// `<F055E218.0.1004>` left out). Pid id 0 (none) prints as `<…0>`.
 std::string pid_part(std::uint64_t pid);
+/// `pid_part` of a runtime PID, "" for the empty PID (no process): the form the run summary,
+/// `--json` and the report print.
+inline std::string pid_part(const runtime::PID& pid) {
+    return pid.empty() ? std::string() : pid_part(pid.id);
+}
 
 /// The path of process `pid`: its parent's path, "/", then its own label: its registered
 /// name, else the route it serves (a router's worker, named by the first route it served),

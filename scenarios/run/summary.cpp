@@ -8,9 +8,12 @@
 namespace routesim::scenarios {
 namespace {
 
+// Pads to `width` columns: UTF-8 continuation bytes take none (a PID's "…" is one column).
 std::string pad(std::string text, std::size_t width) {
-    if (text.size() < width) {
-        text.append(width - text.size(), ' ');
+    const auto columns = static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char byte) { return (byte & 0xC0) != 0x80; }));
+    if (columns < width) {
+        text.append(width - columns, ' ');
     }
     return text;
 }
@@ -52,7 +55,7 @@ void append_routers(std::string& out, const RunResult& result) {
         }
         for (const RouteRow& row : router.routes) {
             out += "    " + pad(row.name, width) + "  " + pad(row.state, 15) + "  " +
-                   pad(row.pid.empty() ? "-" : row.pid + (row.exited ? " (exited)" : ""), 18) +
+                   pad(row.pid.empty() ? "-" : row.pid + (row.exited ? " (exited)" : ""), 10) +
                    "  restarts " + std::to_string(row.restarts) + "\n";
         }
         if (!router.route_failed.empty()) {
@@ -84,7 +87,7 @@ void append_supervisors(std::string& out, const RunResult& result) {
         }
         for (const ChildRow& child : sup.children) {
             out += "    " + pad(child.name, width) + "  " + pad(child.state, 11) + "  " +
-                   pad(child.pid.empty() ? "-" : child.pid, 18) + "  restarts " +
+                   pad(child.pid.empty() ? "-" : child.pid, 10) + "  restarts " +
                    std::to_string(child.restarts) +
                    (child.last_exit.empty() ? "" : ", last exit: " + child.last_exit) + "\n";
         }

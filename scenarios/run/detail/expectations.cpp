@@ -2,6 +2,7 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include <algorithm>
 
+#include "properties/process_names.hpp"
 #include "runtime/router.hpp"
 #include "scenarios/run/builder.hpp"
 #include "scenarios/run/detail/expectations.hpp"
@@ -265,7 +266,7 @@ RouterSummary Expectations::summarise_router(const Node& spec) const {
     const auto stats = links_.specs.all_stats().find(spec.path);
     if (stats != links_.specs.all_stats().end() && !stats->second.incarnations.empty()) {
         const runtime::PID pid = stats->second.incarnations.back();
-        summary.pid = runtime::to_string(pid);
+        summary.pid = properties::pid_part(pid);
         runtime::act::Router* router = router_of(node_, pid);
         summary.alive = router != nullptr;
         const RouterLastTable* last = links_.routers.last_table(pid.id);
@@ -283,7 +284,7 @@ RouterSummary Expectations::summarise_router(const Node& spec) const {
         for (const auto& info : table) {
             const std::string_view name = info.name.text();
             summary.routes.push_back(
-                RouteRow{std::string(name), route_state_name(info), runtime::to_string(info.pid),
+                RouteRow{std::string(name), route_state_name(info), properties::pid_part(info.pid),
                          route_restarts(spec, name), !info.pid.empty() && !is_live(info.pid)});
         }
     }

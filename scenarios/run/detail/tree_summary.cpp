@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "properties/process_names.hpp"
+
 #include "sim/assert.hpp"
 
 namespace routesim::scenarios::detail {
@@ -32,7 +34,7 @@ struct Names {
         } else if (const properties::ProcessView* process = view.process(id)) {
             path = process->name;
         }
-        return path.empty() ? runtime::to_string(full) : path + " " + runtime::to_string(full);
+        return path.empty() ? properties::pid_part(full) : path + " " + properties::pid_part(full);
     }
 };
 
@@ -65,7 +67,7 @@ ChildRow child_row(const Node& child, const SpecIndex& specs, const TopologyView
     if (pid == nullptr) {
         return row;
     }
-    row.pid = runtime::to_string(*pid);
+    row.pid = properties::pid_part(*pid);
     const properties::ProcessView* process = view.process(pid->id);
     if (process == nullptr || process->alive) {
         row.state = "running";
@@ -99,7 +101,7 @@ SupervisorSummary summarise_supervisor(const Node& spec, const SpecIndex& specs,
     const runtime::PID* pid = latest(specs, spec.path);
     const properties::SupervisorView* sup = pid == nullptr ? nullptr : view.supervisor(pid->id);
     if (pid != nullptr) {
-        summary.pid = runtime::to_string(*pid);
+        summary.pid = properties::pid_part(*pid);
         summary.alive = view.is_alive(pid->id);
     }
     for (const Node& child : spec.children) {
@@ -126,7 +128,7 @@ PoolSummary summarise_pool(const Node& spec, const SpecIndex& specs, const Topol
     if (pid == nullptr) {
         return summary;
     }
-    summary.pid = runtime::to_string(*pid);
+    summary.pid = properties::pid_part(*pid);
     summary.alive = view.is_alive(pid->id);
     if (const properties::PoolView* pool = view.pool(pid->id)) {
         summary.live_workers = view.live_workers(*pool);
