@@ -172,6 +172,9 @@ TEST(FuzzRaces, ReproducerDescriptionSaysWhatFailsAndShowsItsWitnesses) {
               std::string::npos)
         << description;
     EXPECT_EQ(description.find(race.scenario.description), std::string::npos) << description;
+    // The witness lines tell the events as the trace view does, processes by path and PID.
+    EXPECT_NE(description.find("audit_router/audit <\u2026"), std::string::npos) << description;
+    EXPECT_EQ(description.find(" pid="), std::string::npos) << description;
 }
 
 TEST(FuzzRaces, AimedKillIsPinnedBetweenSteps) {

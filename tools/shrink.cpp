@@ -4,7 +4,10 @@
 #include "tools/shrink.hpp"
 
 #include <algorithm>
+#include <map>
 
+#include "properties/monitor.hpp"
+#include "reports/trace_lines.hpp"
 #include "scenarios/format/loader.hpp"
 #include "sim/time.hpp"
 #include "sim/trace.hpp"
@@ -244,20 +247,48 @@ bool tells_the_story(const sim::TraceRecord& record) {
     return record.kind == "route" && record.text("resolution") == "failed";
 }
 
-/// Keeps only the events that tell what happened (faults, pending changes, losses).
+/// Keeps the events that tell what happened (faults, pending changes, losses), and every
+/// event's line as the trace view tells it (processes by path and PID: `r/a <…1004> took
+/// ...`), for the witness lines of the reproducer and of `fuzz`.
 class StorySink final : public sim::TraceSink {
 public:
     void on_event(const sim::TraceEvent& event) override {
+        // An event the trace view cannot follow (it never comes from the runtime) keeps its
+        // raw `kind field=value` text.
+        const bool follows = lines_.check(event).has_value();
+        if (follows) {
+            lines_.apply(event);
+        }
+        if (told_.size() < told_max) {
+            told_.emplace(event.seq,
+                          follows ? lines_.describe(event) : properties::describe_event(event));
+        }
         sim::TraceRecord record = sim::MemorySink::copy(event);
         if (tells_the_story(record)) {
             records_.push_back(std::move(record));
         }
     }
     const std::vector<sim::TraceRecord>& records() const { return records_; }
+    /// The trace view's text of event `seq`, or nullptr past the first told_max events.
+    const std::string* told(std::uint64_t seq) const {
+        const auto found = told_.find(seq);
+        return found == told_.end() ? nullptr : &found->second;
+    }
 
 private:
+    static constexpr std::size_t told_max = 200000; // the reproducer's run: shrunk, short
+    reports::TraceLines lines_;
+    std::map<std::uint64_t, std::string> told_; // by seq
     std::vector<sim::TraceRecord> records_;
 };
+
+// "#13 at 1ms: <what>": the trace view's text when the sink has it, else `fallback`.
+std::string witness_line(const StorySink& trace, std::uint64_t seq, sim::Instant at,
+                         const std::string& fallback) {
+    const std::string* told = trace.told(seq);
+    return "#" + std::to_string(seq) + " at " + time_text(at) + ": " +
+           (told != nullptr ? *told : fallback);
+}
 
 std::vector<std::string> witnesses_of(const RunResult& result, const FailureKey& key,
                                       const StorySink& trace) {
@@ -266,8 +297,7 @@ std::vector<std::string> witnesses_of(const RunResult& result, const FailureKey&
         for (const auto& violation : result.violations) {
             if (violation.invariant == key.name) {
                 for (const auto& witness : violation.witnesses) {
-                    lines.push_back("#" + std::to_string(witness.seq) + " at " +
-                                    time_text(witness.at) + ": " + witness.text);
+                    lines.push_back(witness_line(trace, witness.seq, witness.at, witness.text));
                 }
                 return lines;
             }
@@ -275,7 +305,9 @@ std::vector<std::string> witnesses_of(const RunResult& result, const FailureKey&
     }
     std::vector<std::string> story;
     for (const sim::TraceRecord& record : trace.records()) {
-        story.push_back(describe_record(record));
+        const std::string* told = trace.told(record.seq);
+        story.push_back(told != nullptr ? witness_line(trace, record.seq, record.at, *told)
+                                        : describe_record(record));
     }
     constexpr std::size_t shown_max = 12;
     if (story.size() <= shown_max) {
