@@ -2,17 +2,30 @@
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/event_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <system_error>
 #include <vector>
 
+#include "properties/process_names.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
 
+namespace {
+
+// The keys whose numbers are pids (runtime/events.hpp): the ones a named witness labels.
+bool holds_pid(const sim::TraceKey& key) {
+    static constexpr std::string_view keys[] = {
+        "pid", "parent", "from", "to", "by", "caller", "target", "router", "worker", "pool", "sup"};
+    return std::find(std::begin(keys), std::end(keys), key.name) != std::end(keys);
+}
+
+} // namespace
+
 std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
-                                       std::size_t capacity) {
+                                       std::size_t capacity, const TopologyView* names) {
     // Each part goes straight into `out` (numbers too), so that keeping a witness costs few
     // more instructions than the bytes it writes.
     std::size_t used = 0;
@@ -55,7 +68,11 @@ std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
             fits = put_number(field.value.as_int());
             break;
         case sim::TraceValue::Type::Uint:
-            fits = put_number(field.value.as_uint());
+            if (names != nullptr && field.value.as_uint() != 0 && holds_pid(field.key)) {
+                fits = put(process_label(*names, field.value.as_uint()));
+            } else {
+                fits = put_number(field.value.as_uint());
+            }
             break;
         case sim::TraceValue::Type::Bool:
             fits = put(field.value.as_bool() ? "true" : "false");
@@ -72,17 +89,18 @@ std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
     return used;
 }
 
-std::string describe_event(const sim::TraceEvent& event) {
+std::string describe_event(const sim::TraceEvent& event, const TopologyView* names) {
     // The text is written into a stack buffer and copied once; a longer one is written into
     // a growing string. (Monitors keep possible witnesses as KeptWitness, without a string.)
     char buffer[256];
-    if (const std::optional<std::size_t> length = write_event(event, buffer, sizeof buffer)) {
+    if (const std::optional<std::size_t> length =
+            write_event(event, buffer, sizeof buffer, names)) {
         return std::string(buffer, *length);
     }
     std::string text(1024, '\0');
     for (;;) {
         if (const std::optional<std::size_t> length =
-                write_event(event, text.data(), text.size())) {
+                write_event(event, text.data(), text.size(), names)) {
             text.resize(*length);
             return text;
         }
@@ -90,8 +108,8 @@ std::string describe_event(const sim::TraceEvent& event) {
     }
 }
 
-Witness witness_of(const sim::TraceEvent& event) {
-    return Witness{event.seq, event.at, describe_event(event)};
+Witness witness_of(const sim::TraceEvent& event, const TopologyView* names) {
+    return Witness{event.seq, event.at, describe_event(event, names)};
 }
 
 // KeptWitness's parts: the kind, the field count, then per field its key, its type and its
@@ -158,7 +176,7 @@ KeptWitness::KeptWitness(const sim::TraceEvent& event) : seq_(event.seq), at_(ev
     RS_ASSERT(!long_text_.empty());
 }
 
-Witness KeptWitness::witness() const {
+Witness KeptWitness::witness(const TopologyView* names) const {
     if (length_ == 0) {
         return Witness{seq_, at_, long_text_}; // long, or a witness made from no event
     }
@@ -194,8 +212,9 @@ Witness KeptWitness::witness() const {
         }
     }
     RS_ASSERT(at == length_);
-    return Witness{seq_, at_,
-                   describe_event(sim::TraceEvent{seq_, at_, kind, fields.data(), fields.size()})};
+    return Witness{
+        seq_, at_,
+        describe_event(sim::TraceEvent{seq_, at_, kind, fields.data(), fields.size()}, names)};
 }
 
 } // namespace routesim::properties

@@ -15,7 +15,7 @@ namespace routesim::properties {
 /// Writes `kind field=value ...` (describe_event's text) into `out`, at most `capacity` bytes;
 /// returns the length, or nothing when the text does not fit.
 std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
-                                       std::size_t capacity);
+                                       std::size_t capacity, const TopologyView* names = nullptr);
 
 /// An event kept as a possible witness (a route's last change, an open call). Its parts are
 /// copied at once, because an event's texts live only during the sink call, into an inline
@@ -26,8 +26,8 @@ class KeptWitness {
 public:
     KeptWitness() = default;
     explicit KeptWitness(const sim::TraceEvent& event);
-    /// The witness, as witness_of(event) makes it.
-    Witness witness() const;
+    /// The witness, as witness_of(event, names) makes it (`names` as of now).
+    Witness witness(const TopologyView* names = nullptr) const;
 
 private:
     static constexpr std::size_t inline_max = 112;

@@ -120,7 +120,7 @@ void MessageTracker::conservation_violation(const sim::TraceEvent& event, std::u
         break;
     }
     add(MessageCheck::Conservation, event, "message " + std::to_string(id) + " " + what,
-        {witness_of(event)});
+        {witness_of(event, names_)});
 }
 
 void MessageTracker::finish_conservation(const TopologyView& view, sim::Instant end,
@@ -248,7 +248,7 @@ MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& 
         witnesses.push_back(flight_witness(earlier));
     }
     witnesses.push_back(flight_witness(hop.id));
-    witnesses.push_back(witness_of(event));
+    witnesses.push_back(witness_of(event, names_));
     const PairKey& pair = pairs_[item.pair_index].key;
     add(MessageCheck::PairFifo, event,
         "message " + std::to_string(hop.id) + " from <" + std::to_string(pair.sender) +
@@ -279,7 +279,7 @@ MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, 
         {Witness{item.origin_seq, item.origin_at,
                  "send id=" + std::to_string(hop.id) + " from=" + std::to_string(item.origin_from) +
                      " to=" + std::to_string(item.origin_to)},
-         witness_of(event)});
+         witness_of(event, names_)});
 }
 
 void MessageTracker::check_response(const sim::TraceEvent& event, std::uint64_t ref,
@@ -293,7 +293,7 @@ void MessageTracker::check_response(const sim::TraceEvent& event, std::uint64_t 
             "the response to ref " + std::to_string(found->first) + " went to <" +
                 std::to_string(to) + "> instead of the caller <" + std::to_string(found->second) +
                 ">",
-            {witness_of(event)});
+            {witness_of(event, names_)});
     }
 }
 
@@ -377,6 +377,7 @@ void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event)
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
     feed_own_view(kind, event);
+    tracker_->name_processes_with(names());
     tracker_->apply(kind, event, view(), decodes_for(event));
     if (!tracker_->findings().empty()) {
         hand_over_findings();

@@ -39,6 +39,9 @@ public:
     // -- commands ---------------------------------------------------------------------------
     /// Enables more checks (before the first event).
     void add_checks(std::uint32_t checks) { checks_ |= checks; }
+    /// Names processes in the findings' witnesses with `names` (the owning monitor's view, or
+    /// nullptr for bare pids).
+    void name_processes_with(const TopologyView* names) { names_ = names; }
     /// Forgets every event seen (the checks stay).
     void reset();
     /// The findings not yet taken; the caller clears them.
@@ -130,7 +133,8 @@ private:
     void check_response(const sim::TraceEvent& event, std::uint64_t ref, std::uint64_t to);
 
     std::uint32_t checks_;
-    std::vector<Record> records_; // by message id
+    const TopologyView* names_ = nullptr; // names processes in witnesses
+    std::vector<Record> records_;         // by message id
     std::vector<Finding> findings_;
     // pair_fifo
     std::vector<Pair> pairs_;

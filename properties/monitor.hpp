@@ -108,6 +108,12 @@ protected:
     /// here), for a part of the monitor that reads several kinds (RouteTracker).
     EventDecodes& decodes_for(const sim::TraceEvent& event); // inline, after MonitorSet
 
+    /// The view that names processes in this monitor's witnesses: the set's when the set feeds
+    /// it (every run does), the monitor's own when it reads one, else none (bare pids).
+    const TopologyView* names() const; // inline, after MonitorSet
+    /// witness_of(event, names()).
+    Witness witness(const sim::TraceEvent& event) const; // inline, after witness_of
+
     /// Records a violation (at most `violations_max` are kept per monitor).
     void report(sim::Instant at, std::string explanation, std::vector<Witness> witnesses);
     /// Declares, before the monitor joins a set, that on_event reads a take only when its
@@ -241,6 +247,13 @@ inline const TopologyView& Monitor::view() const {
     return set_ != nullptr ? set_->view() : own_view(); // every event of a view reader asks
 }
 
+inline const TopologyView* Monitor::names() const {
+    if (set_ != nullptr) {
+        return set_->feeds_view_ ? &set_->view() : nullptr;
+    }
+    return own_view_.get();
+}
+
 inline EventDecodes& Monitor::decodes_for(const sim::TraceEvent& event) {
     if (set_ != nullptr) [[likely]] {
         return set_->decodes();
@@ -278,8 +291,15 @@ inline bool kind_is_one_of(const sim::TraceKey& kind, std::initializer_list<sim:
     return false;
 }
 /// A one-line rendering of an event for witnesses: `kind field=value ...`.
-std::string describe_event(const sim::TraceEvent& event);
+/// With `names` (the run's view), a field that holds a pid (pid, parent, from, to, by, caller,
+/// target, router, worker, pool, sup) names its process by path and PID (properties::
+/// process_label: `pid=r/a <…1004>`); without, it is the bare number.
+std::string describe_event(const sim::TraceEvent& event, const TopologyView* names = nullptr);
 /// A witness made from an event.
-Witness witness_of(const sim::TraceEvent& event);
+Witness witness_of(const sim::TraceEvent& event, const TopologyView* names = nullptr);
+
+inline Witness Monitor::witness(const sim::TraceEvent& event) const {
+    return witness_of(event, names());
+}
 
 } // namespace routesim::properties

@@ -1,10 +1,13 @@
 // Goal: pin how process_path and process_label name a process: registered name, route,
-// supervisor child name or `#k` under its parent's path, and the `<…NNNN>` PID part.
+// supervisor child name or `#k` under its parent's path, and the `<…NNNN>` PID part; and
+// that a witness made with a view names the processes of its event's pid fields.
 // Method: feed hand-made traces (typed events through the codec) to a TopologyView and
 // compare the names with the expected strings.
 #include "properties/process_names.hpp"
 
 #include <gtest/gtest.h>
+
+#include <optional>
 
 #include "properties/monitor_testing.hpp"
 #include "runtime/events.hpp"
@@ -95,6 +98,38 @@ TEST(ProcessNames, AnUnseenPidIsItsPidAlone) {
     Fixture f;
     EXPECT_EQ(process_path(f.view, 4242), "");
     EXPECT_EQ(process_label(f.view, 4242), "<\u20264242>");
+}
+
+} // namespace
+} // namespace routesim::properties
+
+namespace routesim::properties {
+namespace {
+
+// A witness names the processes its event's pid fields hold when it has a view, and keeps the
+// bare numbers without one (a monitor fed singly that reads no view).
+TEST(ProcessNames, AWitnessNamesThePidFieldsOfItsEvent) {
+    Fixture f;
+    f.spawn(1001, 1, "r", "Router");
+    f.spawn(1002, 1001, "");
+    f.hand.route_init(1001, "a", 1002);
+    struct Last final : sim::TraceSink {
+        std::optional<Witness> named;
+        std::optional<Witness> bare;
+        const TopologyView* view = nullptr;
+        void on_event(const sim::TraceEvent& event) override {
+            named = witness_of(event, view);
+            bare = witness_of(event);
+        }
+    } last;
+    last.view = &f.view;
+    f.hand.bus.add_sink(last);
+    f.hand.take(1002, 7, 2, 0, 1001);
+    f.hand.bus.remove_sink(last);
+    ASSERT_TRUE(last.named.has_value() && last.bare.has_value());
+    EXPECT_EQ(last.named->text,
+              "take pid=r/a <\u20261002> id=7 queue=2 type=0 from=r <\u20261001>");
+    EXPECT_EQ(last.bare->text, "take pid=1002 id=7 queue=2 type=0 from=1001");
 }
 
 } // namespace

@@ -312,7 +312,7 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const ev::Forwa
                               std::to_string(forward.id) + " to " + pid_text(forward.to) +
                               ", the worker of route " + quoted(name->second->first) +
                               ", while the route is " + state_phrase(route.state),
-                          {route.since.witness(), witness_of(event)}});
+                          {route.since.witness(names_), witness_of(event, names_)}});
 }
 
 // -- route events -------------------------------------------------------------------------
@@ -344,7 +344,7 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, RouteTable::ite
                 "router " + pid_text(pid) + " recorded worker " + pid_text(worker) + " for route " +
                     quoted(name) + ", but it is already the worker of route " +
                     quoted(entry->second->first) + " (a restart must stay under its own name)",
-                {other.since.witness(), witness_of(event)}});
+                {other.since.witness(names_), witness_of(event, names_)}});
         }
         entry->second = self;
     }
@@ -421,11 +421,11 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     if (!to_disabled && !stale && !mismatch) {
         return; // the hot path: no text is built
     }
-    std::vector<Witness> witnesses{route.since.witness()};
+    std::vector<Witness> witnesses{route.since.witness(names_)};
     if (forwarded) {
         witnesses.push_back(router.last_forward->witness(pid));
     }
-    witnesses.push_back(witness_of(event));
+    witnesses.push_back(witness_of(event, names_));
     const std::string head = "router " + pid_text(pid) + " routed message " + std::to_string(id) +
                              " to route " + quoted(name);
     if (to_disabled) {
@@ -471,7 +471,7 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const ev::Route
                                   " in slot " + std::to_string(slot) +
                                   ", but the route holds slot " + std::to_string(index) +
                                   " (a restart keeps the route's place)",
-                              {route.since.witness(), witness_of(event)}});
+                              {route.since.witness(names_), witness_of(event, names_)}});
     }
     route.state = RouteState::Running; // R13, R22, R45
     route.since = KeptWitness(event);
@@ -503,7 +503,7 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
                             std::string(route_state_name(to)) + ") on route " + quoted(name) +
                             " while " + std::string(route_state_name(first)) +
                             " had not ended; a route has at most one",
-                        {route.since.witness(), witness_of(event)}});
+                        {route.since.witness(names_), witness_of(event, names_)}});
         }
         router.before = std::move(before);
         route.state = to;
@@ -523,7 +523,7 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
                                   quoted(name) + " (now " + std::string(route_state_name(to)) +
                                   ") before its worker " + pid_text(route.worker) +
                                   " exited; pending ends only on the worker's exit",
-                              {route.since.witness(), witness_of(event)}});
+                              {route.since.witness(names_), witness_of(event, names_)}});
     }
     if (to == RouteState::Absent) {
         erase_route(router, name); // R27 Remove: later entries move up
@@ -601,9 +601,9 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const ev::RouteAd
         if (wants(RouteCheck::AdminResult) && !before.second_pending) {
             std::vector<Witness> witnesses;
             if (before.existed) {
-                witnesses.push_back(before.route.since.witness());
+                witnesses.push_back(before.route.since.witness(names_));
             }
-            witnesses.push_back(witness_of(event));
+            witnesses.push_back(witness_of(event, names_));
             out.push_back(Finding{RouteCheck::AdminResult, event.at, std::move(problem),
                                   std::move(witnesses)});
         }

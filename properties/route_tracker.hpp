@@ -81,6 +81,9 @@ public:
 
     /// Enables more checks (before the first event).
     void add_checks(RouteChecks checks) { checks_ |= checks; }
+    /// Names processes in the findings' witnesses with `names` (the owning monitor's view, or
+    /// nullptr for bare pids).
+    void name_processes_with(const TopologyView* names) { names_ = names; }
     /// Forgets every event seen (the checks stay).
     void reset() {
         routers_.clear();
@@ -231,6 +234,7 @@ private:
     runtime::Semantics semantics_;
     RouteChecks checks_;
     EventDecodes own_decodes_;                // on_event without a set's decodes
+    const TopologyView* names_ = nullptr;     // names processes in witnesses
     std::map<std::uint64_t, Router> routers_; // by router pid id
     Router* last_router_ = nullptr;           // the router find_router_slow found last (a map node)
     std::uint64_t last_router_pid_ = 0;

@@ -74,6 +74,7 @@ void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& eve
     }
     // Every router the tracker holds was made known by an event that returned it here, so
     // the set follows the takes of each.
+    tracker_->name_processes_with(names());
     if (const std::uint64_t router = tracker_->on_event(kind, event, decodes_for(event))) {
         follow_takes_of(router);
     }
@@ -280,7 +281,7 @@ void KeyAffinity::check_routed(const Awaiting& awaiting, std::uint64_t router,
                    std::to_string(routed.id) + " to " + quoted(name),
                {key_witness(router, text(awaiting.key), text(awaiting.name), awaiting.seq,
                             awaiting.at),
-                witness_of(event)});
+                witness(event)});
     }
 }
 
@@ -377,7 +378,7 @@ void AtomicInit::finish(sim::Instant end, bool idle) {
                "router " + pid_text(orphan.router) + " failed its Init, but " + route +
                    pid_text(pid) +
                    " it spawned during that Init is still alive at the end of the run",
-               {orphan.spawned.witness(), orphan.failed.witness()});
+               {orphan.spawned.witness(names()), orphan.failed.witness(names())});
     }
 }
 
@@ -480,7 +481,7 @@ void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) 
                    " for routing but never finished routing it (no route event) and did not "
                    "crash before taking message " +
                    std::to_string(take.id),
-               {state.open->witness(pid), witness_of(event)});
+               {state.open->witness(pid), witness(event)});
         state.open.reset();
     }
     if (take.queue != runtime::Queue::Main || (take.type != runtime::MailboxType::Regular &&
@@ -506,14 +507,14 @@ void CounterConsistency::on_route(std::uint64_t pid, State& state, const ev::Rou
         report(event.at,
                "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
                    ", which it had not taken for routing",
-               {witness_of(event)});
+               {witness(event)});
         return;
     }
     if (state.open->id != id) {
         report(event.at,
                "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
                    " while it was routing message " + std::to_string(state.open->id),
-               {state.open->witness(pid), witness_of(event)});
+               {state.open->witness(pid), witness(event)});
     }
     state.open.reset();
 }

@@ -55,12 +55,12 @@ void CallOutcomeMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& ev
     }
     if (change == CallChange::StartedTwice) {
         report(event.at, "call ref " + std::to_string(ref) + " was started twice",
-               {witness_of(event)});
+               {witness(event)});
     } else {
         report(event.at,
                "call ref " + std::to_string(ref) + " of <" + std::to_string(caller) +
                    "> ended although it was not open (ended twice?)",
-               {witness_of(event)});
+               {witness(event)});
     }
 }
 
@@ -76,7 +76,7 @@ void CallOutcomeMonitor::finish(sim::Instant end, bool idle) {
         report(end,
                "call ref " + std::to_string(call->ref) + " of <" + std::to_string(call->caller) +
                    "> never ended (no response, error or timeout)",
-               {call->event.witness()});
+               {call->event.witness(names())});
     }
 }
 

@@ -64,7 +64,7 @@ void RestartIntensity::on_kind_event(EventKind kind, const sim::TraceEvent& even
 
 void RestartIntensity::on_restart(std::uint64_t sup, const SupervisorView& state,
                                   const sim::TraceEvent& event) {
-    const Witness decision = witness_of(event);
+    const Witness decision = witness(event);
     if (state.exceeded_before_last) {
         report(event.at,
                "supervisor " + pid_of(sup) + " restarted " + child_of(event) +
@@ -77,9 +77,9 @@ void RestartIntensity::on_restart(std::uint64_t sup, const SupervisorView& state
         return;
     }
     // §6.4: the (intensity+1)-th decision within one period trips the limit instead.
-    std::vector<Witness> witnesses{state.window.front().event.witness()};
+    std::vector<Witness> witnesses{state.window.front().event.witness(names())};
     if (state.window.size() > 2) {
-        witnesses.push_back(state.window[state.window.size() - 2].event.witness());
+        witnesses.push_back(state.window[state.window.size() - 2].event.witness(names()));
     }
     witnesses.push_back(decision);
     report(event.at,
@@ -98,9 +98,9 @@ void RestartIntensity::on_exceeded(std::uint64_t sup, const SupervisorView& stat
     if (state.intensity != 0 && decisions <= state.intensity) {
         std::vector<Witness> witnesses;
         if (!state.window.empty()) {
-            witnesses.push_back(state.window.front().event.witness());
+            witnesses.push_back(state.window.front().event.witness(names()));
         }
-        witnesses.push_back(witness_of(event));
+        witnesses.push_back(witness(event));
         report(event.at,
                "supervisor " + pid_of(sup) + " declared its restart intensity exceeded for " +
                    child_of(event) + ", but that is only restart decision " +

@@ -1,7 +1,7 @@
 // Goal: restart_intensity holds on real supervisors of every restarting type (one decision per
 // triggering exit, all_for_one included, windows sliding in virtual time) and reports the
 // exact violation on an extra restart decision, a restart after the limit tripped, and a
-// limit declared tripped too early.
+// limit declared tripped too early, its witnesses naming processes by path and PID.
 // Method: real supervisors (runtime/supervisor_testing.hpp) with children crashed on a
 // schedule and the monitor attached; the recorded trace replayed with one sup_restart
 // duplicated; hand-built sup_restart / sup_intensity_exceeded sequences on a bare bus.
@@ -97,9 +97,11 @@ TEST(RestartIntensityMonitor, CatchesAnExtraRestartDecision) {
     EXPECT_EQ(violation.at, sim::Instant::zero() + sim::Duration::milliseconds(10));
     ASSERT_EQ(violation.witnesses.size(), 3U);
     EXPECT_EQ(violation.witnesses[0].at, sim::Instant::zero());
-    EXPECT_EQ(violation.witnesses[2].text, "sup_restart sup=" + std::to_string(sup.id) +
-                                               " child=a pid=" + child +
-                                               " reason=boom intensity=2 period_ns=1000000000");
+    // The witness names processes by path and PID (the monitor's view): the unregistered
+    // supervisor is its parent's first child, #0.
+    EXPECT_EQ(violation.witnesses[2].text, "sup_restart sup=#0 <\u2026" + std::to_string(sup.id) +
+                                               "> child=a pid=#0/a <\u2026" + child +
+                                               "> reason=boom intensity=2 period_ns=1000000000");
 }
 
 TEST(RestartIntensityMonitor, CountsBothEndsOfThePeriod) {
