@@ -347,6 +347,10 @@ MessageMonitor::MessageMonitor(MessageCheck check)
 
 MessageMonitor::~MessageMonitor() = default;
 
+void MessageMonitor::names_changed() {
+    tracker_->name_processes_with(names());
+}
+
 void MessageMonitor::share_state_with(Monitor& earlier) {
     auto* lead = dynamic_cast<MessageMonitor*>(&earlier);
     if (lead == nullptr || !lead->feeds_ || !feeds_) {
@@ -377,7 +381,6 @@ void MessageMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& event)
         return; // the lead reports this monitor's findings (a MonitorSet sends it no events)
     }
     feed_own_view(kind, event);
-    tracker_->name_processes_with(names());
     tracker_->apply(kind, event, view(), decodes_for(event));
     if (!tracker_->findings().empty()) {
         hand_over_findings();

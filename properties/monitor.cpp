@@ -51,6 +51,7 @@ void Monitor::feed_own_view_slow(EventKind kind, const sim::TraceEvent& event) {
     RS_ASSERT(set_ == nullptr);
     if (own_view_ == nullptr) {
         own_view_ = std::make_unique<TopologyView>();
+        names_changed(); // names() is the new view from now on
     }
     own_view_->apply(kind, event);
 }
@@ -85,6 +86,9 @@ void MonitorSet::keep_view() {
     kinds_.clear(); // slots are recomputed per kind
     kinds_mask_ = 0;
     kinds_used_ = 0;
+    for (const auto& monitor : monitors_) {
+        monitor->names_changed(); // names() is the fed view from now on
+    }
 }
 
 void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
@@ -101,6 +105,9 @@ void MonitorSet::add(std::unique_ptr<Monitor> monitor) {
     feeds_view_ = feeds_view_ || monitor->reads_view();
     narrowing_ = narrows_takes_ && every_take_ == 0;
     monitors_.push_back(std::move(monitor));
+    for (const auto& joined : monitors_) {
+        joined->names_changed(); // the new one's set, and the view if it now feeds it
+    }
     kinds_.clear(); // watchers are recomputed per kind
     kinds_mask_ = 0;
     kinds_used_ = 0;

@@ -77,6 +77,10 @@ public:
         (void)kind;
         on_event(event);
     }
+    /// Called when names() may have changed (the monitor joined a set, the set began feeding its
+    /// view, the monitor fed singly made its own view): a monitor that hands names() to a part
+    /// of its own (a tracker) does it here rather than on every event.
+    virtual void names_changed() {}
     /// True when the monitor reads the run's TopologyView (view()). A MonitorSet then feeds its
     /// one view every event before its monitors; a monitor fed singly feeds its own view.
     virtual bool reads_view() const { return false; }

@@ -37,6 +37,10 @@ RouteTableMonitor::RouteTableMonitor(runtime::Semantics semantics, std::uint32_t
 
 RouteTableMonitor::~RouteTableMonitor() = default;
 
+void RouteTableMonitor::names_changed() {
+    tracker_->name_processes_with(names());
+}
+
 void RouteTableMonitor::share_state_with(Monitor& earlier) {
     auto* lead = dynamic_cast<RouteTableMonitor*>(&earlier);
     if (lead == nullptr || !lead->feeds_ || !feeds_ || lead->semantics_ != semantics_) {
@@ -74,7 +78,6 @@ void RouteTableMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& eve
     }
     // Every router the tracker holds was made known by an event that returned it here, so
     // the set follows the takes of each.
-    tracker_->name_processes_with(names());
     if (const std::uint64_t router = tracker_->on_event(kind, event, decodes_for(event))) {
         follow_takes_of(router);
     }

@@ -46,6 +46,8 @@ public:
     void on_kind_event(EventKind kind, const sim::TraceEvent& event) final;
     bool watches(const sim::TraceKey& kind) const final;
     void share_state_with(Monitor& earlier) final;
+    /// Hands names() to the tracker, which renders the witnesses of its findings.
+    void names_changed() final;
     void reset() final;
     /// The reconstructed tables (for tests and reports).
     const RouteTracker& tracker() const { return *tracker_; }

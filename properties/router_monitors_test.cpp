@@ -270,6 +270,32 @@ TEST(RouteTableMonitors, ShareOneDecodeOfEachEventInASet) {
     }
 }
 
+// In a set that feeds its view (every run's does), the route monitors' witnesses name
+// processes by path and PID: the shared tracker renders them with the set's view.
+TEST(RouteTableMonitors, WitnessesNameProcessesInASetThatFeedsItsView) {
+    MonitorSet set;
+    set.add(std::make_unique<RouteStability>());
+    set.add(std::make_unique<NoForwardToDisabled>());
+    set.keep_view();
+    HandTrace trace;
+    trace.bus.add_sink(set);
+    trace.spawn(1, 0, "Router");
+    trace.spawn(2, 1);
+    trace.route_init(1, "a", 2);
+    trace.spawn(3, 1);
+    trace.route_init(1, "b", 3);
+    trace.take(1, 10, main_queue, regular, 5);
+    trace.forward(10, 1, 3, 5);
+    trace.route(1, 10, "a", "owned", 2); // forward mismatch
+    trace.bus.remove_sink(set);
+    const Violation* found = set.first_violation();
+    ASSERT_NE(found, nullptr);
+    ASSERT_FALSE(found->witnesses.empty());
+    const std::string& last = found->witnesses.back().text;
+    EXPECT_EQ(last, "route router=#0 <\u20261> id=10 name=a resolution=owned worker=#0/a <\u20262>")
+        << found->to_string();
+}
+
 // A set reused for the next run (MonitorSet::reset) reads the next run's events anew: its
 // seqs start again, and its route event at the seq of the last run's must be decoded anew.
 TEST(RouteTableMonitors, DecodeAnewAfterTheSetIsReset) {
