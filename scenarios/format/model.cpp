@@ -173,4 +173,19 @@ bool is_outcome_name(std::string_view text) {
     return std::find(error_names.begin(), error_names.end(), text) != error_names.end();
 }
 
+std::vector<const Node*> preorder(const Node& root) {
+    std::vector<const Node*> order;
+    std::vector<const Node*> stack{&root}; // iterative: a deep tree does not deepen the stack
+    while (!stack.empty()) {
+        const Node* spec = stack.back();
+        stack.pop_back();
+        order.push_back(spec);
+        for (auto child = spec->children.rbegin(); child != spec->children.rend(); ++child) {
+            stack.push_back(&*child);
+        }
+    }
+    RS_ASSERT(!order.empty() && order.front() == &root);
+    return order;
+}
+
 } // namespace routesim::scenarios

@@ -163,6 +163,11 @@ struct Node {
     std::vector<Node> children;
 };
 
+/// The nodes of the tree under `root`, `root` first, in preorder: a parent before its
+/// children, children in spec order (the order the run summary lists routers, supervisors
+/// and pools in).
+std::vector<const Node*> preorder(const Node& root);
+
 /// The path segment under a pool that stands for its worker spec ("shard:3/#*").
 inline constexpr std::string_view pool_worker_segment = "#*";
 

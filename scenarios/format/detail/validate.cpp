@@ -17,21 +17,6 @@ constexpr std::array<std::string_view, 2> worker_inspect_keys = {"behavior", "pr
 /// What a target must resolve to.
 enum class Want : std::uint8_t { Anything, Node, Router };
 
-/// Every node of a tree in preorder (children in file order), iteratively.
-std::vector<const Node*> preorder(const Node& root) {
-    std::vector<const Node*> order;
-    std::vector<const Node*> stack{&root};
-    while (!stack.empty()) {
-        const Node* node = stack.back();
-        stack.pop_back();
-        order.push_back(node);
-        for (auto child = node->children.rbegin(); child != node->children.rend(); ++child) {
-            stack.push_back(&*child);
-        }
-    }
-    return order;
-}
-
 /// Registered names of the topology must be unique node-wide (Ergo's SpawnRegister).
 bool check_unique_names(Errors& errors, const Node& topology) {
     std::map<std::string, const Node*, std::less<>> seen;

@@ -244,14 +244,7 @@ void Expectations::judge_invariants(const Monitors& monitors, RunResult& result)
 
 std::vector<RouterSummary> Expectations::summarise() const {
     std::vector<RouterSummary> routers;
-    // Routers in tree order (iterative preorder walk of the topology).
-    std::vector<const Node*> stack{&scenario_.topology};
-    while (!stack.empty()) {
-        const Node* spec = stack.back();
-        stack.pop_back();
-        for (auto child = spec->children.rbegin(); child != spec->children.rend(); ++child) {
-            stack.push_back(&*child);
-        }
+    for (const Node* spec : preorder(scenario_.topology)) { // routers in tree order
         if (spec->kind == NodeKind::Router) {
             routers.push_back(summarise_router(*spec));
         }

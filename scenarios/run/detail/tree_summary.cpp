@@ -143,14 +143,7 @@ PoolSummary summarise_pool(const Node& spec, const SpecIndex& specs, const Topol
 
 void summarise_tree(const Scenario& scenario, const SpecIndex& specs, const runtime::Node& node,
                     const TopologyView& view, RunResult& result) {
-    // Tree order: an iterative preorder walk, as the routers are listed.
-    std::vector<const Node*> stack{&scenario.topology};
-    while (!stack.empty()) {
-        const Node* spec = stack.back();
-        stack.pop_back();
-        for (auto child = spec->children.rbegin(); child != spec->children.rend(); ++child) {
-            stack.push_back(&*child);
-        }
+    for (const Node* spec : preorder(scenario.topology)) { // tree order, as routers are listed
         if (spec->kind == NodeKind::Supervisor) {
             result.supervisors.push_back(summarise_supervisor(*spec, specs, view));
         } else if (spec->kind == NodeKind::Pool) {
