@@ -17,6 +17,11 @@ namespace routesim::properties {
 std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
                                        std::size_t capacity, const TopologyView* names = nullptr);
 
+/// The text describe_event writes for the value of a pid field: with `names`, the process's
+/// label (`r/a <…1004>`), else the number (and 0, no process, is always "0"). For witnesses
+/// written by hand in describe_event's form.
+std::string pid_field_text(std::uint64_t pid, const TopologyView* names);
+
 /// An event kept as a possible witness (a route's last change, an open call). Its parts are
 /// copied at once, because an event's texts live only during the sink call, into an inline
 /// buffer, and rendered only when a violation asks for the witness (most never are): keeping

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "properties/event_text.hpp"
+#include "properties/process_names.hpp"
 #include "sim/assert.hpp"
 
 namespace routesim::properties {
@@ -139,7 +141,7 @@ void MessageTracker::finish_conservation(const TopologyView& view, sim::Instant 
                         "message " + std::to_string(id) + " was lost: its holder <" +
                             std::to_string(item.holder) + "> ended without dropping or handling it",
                         {Witness{item.last_seq, end,
-                                 "last seen queued at pid " + std::to_string(item.holder)}}});
+                                 "last seen queued at " + process_label(view, item.holder)}}});
         }
     }
     const Ledger ledger = view.ledger();
@@ -158,8 +160,9 @@ Witness MessageTracker::flight_witness(std::uint64_t id) const {
     const PairKey& pair = pairs_[item.pair_index].key;
     return Witness{item.flight_seq, item.flight_at,
                    std::string(item.forwarded ? "forward id=" : "send id=") + std::to_string(id) +
-                       (item.forwarded ? " by=" : " from=") + std::to_string(pair.sender) + " to=" +
-                       std::to_string(pair.receiver) + " queue=" + std::to_string(pair.queue)};
+                       (item.forwarded ? " by=" : " from=") + pid_field_text(pair.sender, names_) +
+                       " to=" + pid_field_text(pair.receiver, names_) +
+                       " queue=" + std::to_string(pair.queue)};
 }
 
 [[gnu::always_inline]] inline std::uint32_t MessageTracker::pair_index(const PairKey& pair) {

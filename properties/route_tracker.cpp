@@ -45,10 +45,10 @@ std::string pid_text(std::uint64_t pid) {
     return "<" + std::to_string(pid) + ">";
 }
 
-Witness RouteTracker::LastForward::witness(std::uint64_t by) const {
+Witness RouteTracker::LastForward::witness(std::uint64_t by, const TopologyView* names) const {
     return Witness{seq, at,
-                   "forward id=" + std::to_string(id) + " by=" + std::to_string(by) +
-                       " to=" + std::to_string(to) + " from=" + std::to_string(from) +
+                   "forward id=" + std::to_string(id) + " by=" + pid_field_text(by, names) +
+                       " to=" + pid_field_text(to, names) + " from=" + pid_field_text(from, names) +
                        " queue=" + std::to_string(queue)};
 }
 
@@ -423,7 +423,7 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
     }
     std::vector<Witness> witnesses{route.since.witness(names_)};
     if (forwarded) {
-        witnesses.push_back(router.last_forward->witness(pid));
+        witnesses.push_back(router.last_forward->witness(pid, names_));
     }
     witnesses.push_back(witness_of(event, names_));
     const std::string head = "router " + pid_text(pid) + " routed message " + std::to_string(id) +

@@ -142,7 +142,7 @@ private:
         std::uint64_t to = 0;
         std::uint64_t from = 0;
         std::uint64_t queue = 0;
-        Witness witness(std::uint64_t by) const; // as describe_event renders a forward
+        Witness witness(std::uint64_t by, const TopologyView* names) const; // as describe_event
     };
     using RouteTable = std::map<std::string, Route, std::less<>>;
     // A route name last seen in a route event, by the text's hash and address: the emitter

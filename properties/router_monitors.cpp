@@ -387,12 +387,12 @@ void AtomicInit::finish(sim::Instant end, bool idle) {
 
 // -- counter_consistency ------------------------------------------------------------------
 
-Witness CounterConsistency::Open::witness(std::uint64_t router) const {
+Witness CounterConsistency::Open::witness(std::uint64_t router, const TopologyView* names) const {
     // As describe_event renders the take event.
     return Witness{seq, at,
-                   "take pid=" + std::to_string(router) + " id=" + std::to_string(id) +
+                   "take pid=" + pid_field_text(router, names) + " id=" + std::to_string(id) +
                        " queue=" + std::to_string(main_queue) + " type=" + std::to_string(type) +
-                       " from=" + std::to_string(from)};
+                       " from=" + pid_field_text(from, names)};
 }
 
 bool CounterConsistency::watches(const sim::TraceKey& kind) const {
@@ -484,7 +484,7 @@ void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) 
                    " for routing but never finished routing it (no route event) and did not "
                    "crash before taking message " +
                    std::to_string(take.id),
-               {state.open->witness(pid), witness(event)});
+               {state.open->witness(pid, names()), witness(event)});
         state.open.reset();
     }
     if (take.queue != runtime::Queue::Main || (take.type != runtime::MailboxType::Regular &&
@@ -517,7 +517,7 @@ void CounterConsistency::on_route(std::uint64_t pid, State& state, const ev::Rou
         report(event.at,
                "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
                    " while it was routing message " + std::to_string(state.open->id),
-               {state.open->witness(pid), witness(event)});
+               {state.open->witness(pid, names()), witness(event)});
     }
     state.open.reset();
 }
@@ -531,7 +531,7 @@ void CounterConsistency::finish(sim::Instant end, bool idle) {
             report(end,
                    "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +
                        " for routing and never finished routing it",
-                   {state.open->witness(pid)});
+                   {state.open->witness(pid, names())});
         }
     }
 }

@@ -250,7 +250,7 @@ private:
         std::uint64_t id = 0;
         std::uint64_t type = 0;
         std::uint64_t from = 0;
-        Witness witness(std::uint64_t router) const;
+        Witness witness(std::uint64_t router, const TopologyView* names) const;
     };
     struct State {
         RouterTally tally;

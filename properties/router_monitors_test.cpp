@@ -296,6 +296,30 @@ TEST(RouteTableMonitors, WitnessesNameProcessesInASetThatFeedsItsView) {
         << found->to_string();
 }
 
+// The witnesses a tracker writes by hand in describe_event's form (the router's last forward)
+// name processes as describe_event does, in a set that feeds its view.
+TEST(RouteTableMonitors, AHandWrittenWitnessNamesProcessesToo) {
+    MonitorSet set;
+    set.add(std::make_unique<NoForwardToDisabled>());
+    set.keep_view();
+    HandTrace trace;
+    trace.bus.add_sink(set);
+    trace.spawn(1, 0, "Router");
+    trace.spawn(2, 1);
+    trace.route_init(1, "a", 2);
+    trace.route_pending(1, "a", "running", "pending_disable", 2);
+    trace.route_admin(1, "disable", "a", "ok");
+    trace.take(1, 10, main_queue, regular, 5);
+    trace.forward(10, 1, 2, 5);
+    trace.route(1, 10, "a", "owned", 2);
+    trace.bus.remove_sink(set);
+    const Violation* found = set.first_violation();
+    ASSERT_NE(found, nullptr);
+    ASSERT_EQ(found->witnesses.size(), 2U) << found->to_string();
+    EXPECT_EQ(found->witnesses[1].text,
+              "forward id=10 by=#0 <\u20261> to=#0/a <\u20262> from=<\u20265> queue=2");
+}
+
 // A set reused for the next run (MonitorSet::reset) reads the next run's events anew: its
 // seqs start again, and its route event at the seq of the last run's must be decoded anew.
 TEST(RouteTableMonitors, DecodeAnewAfterTheSetIsReset) {
