@@ -77,17 +77,12 @@ void set_run(json& document, const ShrinkInput& input, const std::vector<std::ui
     }
 }
 
-/// Says what the document reproduces; drops `$schema` (a relative path that no longer
-/// points at the schema from where reproducers are written).
-void describe_reproducer(json& document, const ShrinkInput& input, bool pinned) {
+/// Drops `$schema` (a relative path that no longer points at the schema from where
+/// reproducers are written) and the scenario's description: explain_reproducer writes the
+/// reproducer's own once the shrunk document is verified.
+void strip_for_reproducer(json& document) {
     document.erase("$schema");
-    const std::string original = document.value("description", "");
-    document["description"] = "Reproducer of " + input.failure.describe() +
-                              ", found by routesim fuzz (seed " + std::to_string(input.seed) +
-                              ", scheduler " + std::string(sim::policy_name(input.scheduler)) +
-                              (pinned ? "; random faults pinned as timeline actions"
-                                      : "; random faults replayed from the seed") +
-                              ")." + (original.empty() ? "" : " Scenario: " + original);
+    document.erase("description");
 }
 
 } // namespace
@@ -123,7 +118,7 @@ std::optional<json> pinned_document(const ShrinkInput& input) {
         }
     }
     set_run(document, input, input.failing->decisions);
-    describe_reproducer(document, input, true);
+    strip_for_reproducer(document);
     return document;
 }
 
@@ -133,7 +128,7 @@ json fallback_document(const ShrinkInput& input) {
         document["faults"]["aim"] = true; // the fuzzer aimed; so does the replay
     }
     set_run(document, input, input.failing->decisions);
-    describe_reproducer(document, input, false);
+    strip_for_reproducer(document);
     return document;
 }
 
