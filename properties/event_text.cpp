@@ -112,6 +112,10 @@ std::string pid_field_text(std::uint64_t pid, const TopologyView* names) {
     return names != nullptr && pid != 0 ? process_label(*names, pid) : std::to_string(pid);
 }
 
+std::string pid_text(std::uint64_t pid, const TopologyView* names) {
+    return names != nullptr ? process_label(*names, pid) : "<" + std::to_string(pid) + ">";
+}
+
 Witness witness_of(const sim::TraceEvent& event, const TopologyView* names) {
     return Witness{event.seq, event.at, describe_event(event, names)};
 }

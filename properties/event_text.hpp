@@ -22,6 +22,10 @@ std::optional<std::size_t> write_event(const sim::TraceEvent& event, char* out,
 /// written by hand in describe_event's form.
 std::string pid_field_text(std::uint64_t pid, const TopologyView* names);
 
+/// How a violation's explanation names process `pid`: with `names`, its label (`r/a <…1004>`,
+/// or `<…1004>` when no spawn named it), as the summary and the witnesses do; without, `<1004>`.
+std::string pid_text(std::uint64_t pid, const TopologyView* names);
+
 /// An event kept as a possible witness (a route's last change, an open call). Its parts are
 /// copied at once, because an event's texts live only during the sink call, into an inline
 /// buffer, and rendered only when a violation asks for the witness (most never are): keeping

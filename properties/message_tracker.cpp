@@ -138,8 +138,8 @@ void MessageTracker::finish_conservation(const TopologyView& view, sim::Instant 
             out.push_back(
                 Finding{MessageCheck::Conservation,
                         end,
-                        "message " + std::to_string(id) + " was lost: its holder <" +
-                            std::to_string(item.holder) + "> ended without dropping or handling it",
+                        "message " + std::to_string(id) + " was lost: its holder " +
+                            pid_text(item.holder, &view) + " ended without dropping or handling it",
                         {Witness{item.last_seq, end,
                                  "last seen queued at " + process_label(view, item.holder)}}});
         }
@@ -254,8 +254,8 @@ MessageTracker::fifo(const HopEvent& hop, const sim::TraceEvent& event, Record& 
     witnesses.push_back(witness_of(event, names_));
     const PairKey& pair = pairs_[item.pair_index].key;
     add(MessageCheck::PairFifo, event,
-        "message " + std::to_string(hop.id) + " from <" + std::to_string(pair.sender) +
-            "> was taken by <" + std::to_string(pair.receiver) + "> before message " +
+        "message " + std::to_string(hop.id) + " from " + pid_text(pair.sender, names_) +
+            " was taken by " + pid_text(pair.receiver, names_) + " before message " +
             std::to_string(earlier) + " sent earlier on the same pair",
         std::move(witnesses));
 }
@@ -277,8 +277,8 @@ MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, 
         return;
     }
     add(MessageCheck::Sender, event,
-        "message " + std::to_string(hop.id) + " arrived with From <" + std::to_string(hop.from) +
-            "> instead of the original sender <" + std::to_string(item.origin_from) + ">",
+        "message " + std::to_string(hop.id) + " arrived with From " + pid_text(hop.from, names_) +
+            " instead of the original sender " + pid_text(item.origin_from, names_),
         {Witness{item.origin_seq, item.origin_at,
                  "send id=" + std::to_string(hop.id) + " from=" + std::to_string(item.origin_from) +
                      " to=" + std::to_string(item.origin_to)},
@@ -293,9 +293,8 @@ void MessageTracker::check_response(const sim::TraceEvent& event, std::uint64_t 
     }
     if (to != found->second) {
         add(MessageCheck::Sender, event,
-            "the response to ref " + std::to_string(found->first) + " went to <" +
-                std::to_string(to) + "> instead of the caller <" + std::to_string(found->second) +
-                ">",
+            "the response to ref " + std::to_string(found->first) + " went to " +
+                pid_text(to, names_) + " instead of the caller " + pid_text(found->second, names_),
             {witness_of(event, names_)});
     }
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "properties/event_text.hpp"
 #include "runtime/mailbox.hpp"
 #include "runtime/router.hpp"
 #include "sim/assert.hpp"
@@ -40,10 +41,6 @@ bool takes_no_messages(RouteState state) {
 }
 
 } // namespace
-
-std::string pid_text(std::uint64_t pid) {
-    return "<" + std::to_string(pid) + ">";
-}
 
 Witness RouteTracker::LastForward::witness(std::uint64_t by, const TopologyView* names) const {
     return Witness{seq, at,
@@ -308,8 +305,8 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const ev::Forwa
     router.forward_reported = forward.id;
     out.push_back(Finding{RouteCheck::ForwardToDisabled,
                           event.at,
-                          "router " + pid_text(pid) + " forwarded message " +
-                              std::to_string(forward.id) + " to " + pid_text(forward.to) +
+                          "router " + pid_text(pid, names_) + " forwarded message " +
+                              std::to_string(forward.id) + " to " + pid_text(forward.to, names_) +
                               ", the worker of route " + quoted(name->second->first) +
                               ", while the route is " + state_phrase(route.state),
                           {route.since.witness(names_), witness_of(event, names_)}});
@@ -341,8 +338,8 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, RouteTable::ite
             out.push_back(Finding{
                 RouteCheck::SharedWorker,
                 event.at,
-                "router " + pid_text(pid) + " recorded worker " + pid_text(worker) + " for route " +
-                    quoted(name) + ", but it is already the worker of route " +
+                "router " + pid_text(pid, names_) + " recorded worker " + pid_text(worker, names_) +
+                    " for route " + quoted(name) + ", but it is already the worker of route " +
                     quoted(entry->second->first) + " (a restart must stay under its own name)",
                 {other.since.witness(names_), witness_of(event, names_)}});
         }
@@ -426,8 +423,8 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
         witnesses.push_back(router.last_forward->witness(pid, names_));
     }
     witnesses.push_back(witness_of(event, names_));
-    const std::string head = "router " + pid_text(pid) + " routed message " + std::to_string(id) +
-                             " to route " + quoted(name);
+    const std::string head = "router " + pid_text(pid, names_) + " routed message " +
+                             std::to_string(id) + " to route " + quoted(name);
     if (to_disabled) {
         out.push_back(Finding{RouteCheck::ForwardToDisabled, event.at,
                               head + " while the route is " + state_phrase(route.state),
@@ -437,17 +434,18 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
         const std::string current =
             route.worker == 0
                 ? ", but the route has no current worker"
-                : ", which is not the route's current worker " + pid_text(route.worker);
+                : ", which is not the route's current worker " + pid_text(route.worker, names_);
         out.push_back(Finding{RouteCheck::StaleWorker, event.at,
-                              head + " and delivered it to " + pid_text(worker) + current,
+                              head + " and delivered it to " + pid_text(worker, names_) + current,
                               witnesses});
     }
     if (mismatch) {
-        const std::string what = forwarded
-                                     ? " but forwarded it to " + pid_text(router.last_forward->to)
-                                     : " but never forwarded it";
+        const std::string what =
+            forwarded ? " but forwarded it to " + pid_text(router.last_forward->to, names_)
+                      : " but never forwarded it";
         out.push_back(Finding{RouteCheck::ForwardMismatch, event.at,
-                              head + " (worker " + pid_text(worker) + ")" + what, witnesses});
+                              head + " (worker " + pid_text(worker, names_) + ")" + what,
+                              witnesses});
     }
 }
 
@@ -467,8 +465,8 @@ void RouteTracker::on_restart(Router& router, std::uint64_t pid, const ev::Route
         // R22: a replacement goes into the same slot, at the same table position.
         out.push_back(Finding{RouteCheck::SlotMoved,
                               event.at,
-                              "router " + pid_text(pid) + " restarted route " + quoted(name) +
-                                  " in slot " + std::to_string(slot) +
+                              "router " + pid_text(pid, names_) + " restarted route " +
+                                  quoted(name) + " in slot " + std::to_string(slot) +
                                   ", but the route holds slot " + std::to_string(index) +
                                   " (a restart keeps the route's place)",
                               {route.since.witness(names_), witness_of(event, names_)}});
@@ -496,14 +494,14 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
         if (wants(RouteCheck::SecondPending) && (is_pending(route.state) || is_pending(from))) {
             before.second_pending = true;
             const RouteState first = is_pending(route.state) ? route.state : from;
-            out.push_back(
-                Finding{RouteCheck::SecondPending,
-                        event.at,
-                        "router " + pid_text(pid) + " started a second pending operation (" +
-                            std::string(route_state_name(to)) + ") on route " + quoted(name) +
-                            " while " + std::string(route_state_name(first)) +
-                            " had not ended; a route has at most one",
-                        {route.since.witness(names_), witness_of(event, names_)}});
+            out.push_back(Finding{
+                RouteCheck::SecondPending,
+                event.at,
+                "router " + pid_text(pid, names_) + " started a second pending operation (" +
+                    std::string(route_state_name(to)) + ") on route " + quoted(name) + " while " +
+                    std::string(route_state_name(first)) +
+                    " had not ended; a route has at most one",
+                {route.since.witness(names_), witness_of(event, names_)}});
         }
         router.before = std::move(before);
         route.state = to;
@@ -518,10 +516,10 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
         // R27: pending ends when the router processes the recorded worker's exit.
         out.push_back(Finding{RouteCheck::PendingEndWithoutExit,
                               event.at,
-                              "router " + pid_text(pid) + " ended the " +
+                              "router " + pid_text(pid, names_) + " ended the " +
                                   std::string(route_state_name(route.state)) + " of route " +
                                   quoted(name) + " (now " + std::string(route_state_name(to)) +
-                                  ") before its worker " + pid_text(route.worker) +
+                                  ") before its worker " + pid_text(route.worker, names_) +
                                   " exited; pending ends only on the worker's exit",
                               {route.since.witness(names_), witness_of(event, names_)}});
     }
@@ -546,7 +544,7 @@ std::string RouteTracker::admin_problem(std::uint64_t pid, const ev::RouteAdmin&
                           (!is_pending(prediction.after.state) && !is_pending(now)))) {
         return {}; // the common path: no text is built
     }
-    const std::string call = "router " + pid_text(pid) + ": " + std::string(admin.op.text) +
+    const std::string call = "router " + pid_text(pid, names_) + ": " + std::string(admin.op.text) +
                              "_route(" + quoted(before.name) + ")";
     const std::string profile = std::string(runtime::semantics_name(semantics_)) + " profile";
     if (wrong_result) {

@@ -244,7 +244,4 @@ private:
     std::vector<Finding> findings_;
 };
 
-/// "<7>": how the monitors print a pid id.
-std::string pid_text(std::uint64_t pid);
-
 } // namespace routesim::properties

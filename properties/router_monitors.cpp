@@ -7,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "properties/event_text.hpp"
 #include "properties/route_tracker.hpp"
 #include "runtime/router.hpp"
 #include "sim/assert.hpp"
@@ -222,8 +223,8 @@ void KeyAffinity::on_route_key(const sim::TraceEvent& event) {
                         name.data()};
     if (!same_route) {
         report(event.at,
-               "router " + pid_text(router) + " sent key " + std::string(key) + " to route " +
-                   quoted(name) + ", but earlier sent the same key to route " +
+               "router " + pid_text(router, names()) + " sent key " + std::string(key) +
+                   " to route " + quoted(name) + ", but earlier sent the same key to route " +
                    quoted(text(slot.name)) + " (one key maps to one route for the run)",
                {key_witness(router, key, text(slot.name), slot.seq, slot.at),
                 key_witness(router, key, name, event.seq, event.at)});
@@ -279,9 +280,9 @@ void KeyAffinity::check_routed(const Awaiting& awaiting, std::uint64_t router,
                            name.size() == awaiting.name.length;
     if (!same_text && name != text(awaiting.name)) {
         report(event.at,
-               "router " + pid_text(router) + " picked route " + quoted(text(awaiting.name)) +
-                   " for key " + std::string(text(awaiting.key)) + " but routed message " +
-                   std::to_string(routed.id) + " to " + quoted(name),
+               "router " + pid_text(router, names()) + " picked route " +
+                   quoted(text(awaiting.name)) + " for key " + std::string(text(awaiting.key)) +
+                   " but routed message " + std::to_string(routed.id) + " to " + quoted(name),
                {key_witness(router, text(awaiting.key), text(awaiting.name), awaiting.seq,
                             awaiting.at),
                 witness(event)});
@@ -378,8 +379,8 @@ void AtomicInit::finish(sim::Instant end, bool idle) {
                                       ? "a route worker "
                                       : "the worker of route " + quoted(orphan.route) + " ";
         report(end,
-               "router " + pid_text(orphan.router) + " failed its Init, but " + route +
-                   pid_text(pid) +
+               "router " + pid_text(orphan.router, names()) + " failed its Init, but " + route +
+                   pid_text(pid, names()) +
                    " it spawned during that Init is still alive at the end of the run",
                {orphan.spawned.witness(names()), orphan.failed.witness(names())});
     }
@@ -480,7 +481,8 @@ void CounterConsistency::on_other(EventKind kind, const sim::TraceEvent& event) 
                                                    const sim::TraceEvent& event) {
     if (state.open.has_value()) {
         report(event.at,
-               "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +
+               "router " + pid_text(pid, names()) + " took message " +
+                   std::to_string(state.open->id) +
                    " for routing but never finished routing it (no route event) and did not "
                    "crash before taking message " +
                    std::to_string(take.id),
@@ -508,15 +510,16 @@ void CounterConsistency::on_route(std::uint64_t pid, State& state, const ev::Rou
     const std::uint64_t id = route.id;
     if (!state.open.has_value()) {
         report(event.at,
-               "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
-                   ", which it had not taken for routing",
+               "router " + pid_text(pid, names()) + " reported routing message " +
+                   std::to_string(id) + ", which it had not taken for routing",
                {witness(event)});
         return;
     }
     if (state.open->id != id) {
         report(event.at,
-               "router " + pid_text(pid) + " reported routing message " + std::to_string(id) +
-                   " while it was routing message " + std::to_string(state.open->id),
+               "router " + pid_text(pid, names()) + " reported routing message " +
+                   std::to_string(id) + " while it was routing message " +
+                   std::to_string(state.open->id),
                {state.open->witness(pid, names()), witness(event)});
     }
     state.open.reset();
@@ -529,7 +532,8 @@ void CounterConsistency::finish(sim::Instant end, bool idle) {
     for (const auto& [pid, state] : routers_) {
         if (state.open.has_value()) {
             report(end,
-                   "router " + pid_text(pid) + " took message " + std::to_string(state.open->id) +
+                   "router " + pid_text(pid, names()) + " took message " +
+                       std::to_string(state.open->id) +
                        " for routing and never finished routing it",
                    {state.open->witness(pid, names())});
         }
@@ -565,7 +569,7 @@ bool CounterConsistency::check_inspection(std::uint64_t router, const runtime::I
         return true;
     }
     report(at,
-           "router " + pid_text(router) +
+           "router " + pid_text(router, names()) +
                "'s Inspect counters disagree with its trace: " + mismatches,
            {});
     return false;

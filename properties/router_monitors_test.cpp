@@ -31,6 +31,12 @@ using runtime::testing::To;
 using testing::HandTrace;
 using U = std::uint64_t;
 
+// How an explanation names a pid when its monitor has no view to name it with (a route
+// monitor fed on its own, as here): `<7>`.
+std::string unnamed(std::uint64_t pid) {
+    return "<" + std::to_string(pid) + ">";
+}
+
 constexpr U main_queue = 2;
 constexpr U regular = 0;
 
@@ -434,7 +440,7 @@ TEST(PendingExclusivityMonitor, CatchesAWrongManagementResult) {
     const Violation& violation = monitor.violations()[0];
     EXPECT_EQ(
         violation.explanation,
-        "router " + pid_text(router.id) +
+        "router " + unnamed(router.id) +
             ": remove_route(\"a\") returned ok, but route "
             "\"a\" was being disabled (pending_disable), where the documented profile answers "
             "gen.ErrBusy (a management call on a pending route changes nothing)");
@@ -451,7 +457,7 @@ TEST(PendingExclusivityMonitor, ChecksResultsAgainstTheRunsProfile) {
     testing::replay(records, monitor);
     ASSERT_EQ(monitor.violations().size(), 1U);
     EXPECT_EQ(monitor.violations()[0].explanation,
-              "router " + pid_text(router.id) +
+              "router " + unnamed(router.id) +
                   ": add_route(\"a\") returned gen.ErrBusy, but "
                   "route \"a\" was being disabled (pending_disable), where the upstream profile "
                   "answers act.ErrRouteDuplicate (a management call on a pending route changes "
@@ -512,8 +518,8 @@ TEST(AtomicInitMonitor, CatchesAWorkerLeftAliveAfterAFailedInit) {
     ASSERT_EQ(monitor.violations().size(), 1U);
     const Violation& violation = monitor.violations()[0];
     EXPECT_EQ(violation.explanation,
-              "router " + pid_text(router.id) + " failed its Init, but the worker of route \"a\" " +
-                  pid_text(first) +
+              "router " + unnamed(router.id) + " failed its Init, but the worker of route \"a\" " +
+                  unnamed(first) +
                   " it spawned during that Init is still alive at the end of the run");
     ASSERT_EQ(violation.witnesses.size(), 2U);
     EXPECT_EQ(violation.witnesses[0].text.substr(0, 5), "spawn");
@@ -666,7 +672,7 @@ TEST(KeyAffinityMonitor, CatchesAKeyMappedToTwoRoutes) {
     const std::string second = "r" + std::to_string((sim::fnv1a64("\"beta\"") + 1) % 3);
     ASSERT_EQ(monitor.violations().size(), 1U);
     const Violation& violation = monitor.violations()[0];
-    EXPECT_EQ(violation.explanation, "router " + pid_text(router.id) +
+    EXPECT_EQ(violation.explanation, "router " + unnamed(router.id) +
                                          " sent key \"beta\" to route \"" + second +
                                          "\", but earlier sent the same key to route \"" + first +
                                          "\" (one key maps to one route for the run)");

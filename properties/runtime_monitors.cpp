@@ -1,6 +1,7 @@
 // Runtime-level invariant monitors and the message ledger.
 // Part of properties/: uses runtime/ and sim/ only.
 #include "properties/runtime_monitors.hpp"
+#include "properties/event_text.hpp"
 #include "properties/message_tracker.hpp"
 
 #include <algorithm>
@@ -58,8 +59,8 @@ void CallOutcomeMonitor::on_kind_event(EventKind kind, const sim::TraceEvent& ev
                {witness(event)});
     } else {
         report(event.at,
-               "call ref " + std::to_string(ref) + " of <" + std::to_string(caller) +
-                   "> ended although it was not open (ended twice?)",
+               "call ref " + std::to_string(ref) + " of " + pid_text(caller, names()) +
+                   " ended although it was not open (ended twice?)",
                {witness(event)});
     }
 }
@@ -74,8 +75,8 @@ void CallOutcomeMonitor::finish(sim::Instant end, bool idle) {
     });
     for (const PendingCall* call : open) {
         report(end,
-               "call ref " + std::to_string(call->ref) + " of <" + std::to_string(call->caller) +
-                   "> never ended (no response, error or timeout)",
+               "call ref " + std::to_string(call->ref) + " of " + pid_text(call->caller, names()) +
+                   " never ended (no response, error or timeout)",
                {call->event.witness(names())});
     }
 }

@@ -178,7 +178,7 @@ TEST(MessageConservationMonitor, CatchesAMessageLostWithItsMailbox) {
     b.m.set.finish(sim::Instant::from_ns(10), true);
     ASSERT_FALSE(b.m.conservation->holds());
     EXPECT_EQ(b.m.conservation->violations()[0].explanation,
-              "message 1 was lost: its holder <20> ended without dropping or handling it");
+              "message 1 was lost: its holder #0 <\u202620> ended without dropping or handling it");
 }
 
 TEST(MessageConservationMonitor, LedgerCountsEachCategoryOnce) {
@@ -274,7 +274,7 @@ TEST(MessageConservationMonitor, CatchesAPreservedMessageLostWithItsSupervisor) 
     b.m.set.finish(sim::Instant::from_ns(10), true);
     ASSERT_FALSE(b.m.conservation->holds());
     EXPECT_EQ(b.m.conservation->violations()[0].explanation,
-              "message 1 was lost: its holder <5> ended without dropping or handling it");
+              "message 1 was lost: its holder #0 <\u20265> ended without dropping or handling it");
 }
 
 TEST(PairFifoMonitor, CatchesAReorderedPair) {
@@ -283,9 +283,9 @@ TEST(PairFifoMonitor, CatchesAReorderedPair) {
     b.send(2, 10, 20);
     b.take(20, 2, 10);
     ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
-    EXPECT_EQ(
-        b.m.pair_fifo->violations()[0].explanation,
-        "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
+    EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
+              "message 2 from <\u202610> was taken by <\u202620> before message 1 sent earlier on "
+              "the same pair");
     EXPECT_EQ(b.m.pair_fifo->violations()[0].witnesses.size(), 3U);
 }
 
@@ -326,9 +326,9 @@ TEST(PairFifoMonitor, SkipsEntriesThatLeftAndCountsAReturningMessageAtItsNewPlac
     b.send(6, 20, 30);
     b.take(30, 6, 20); // 4 (forwarded after 5) is still queued: 6 overtakes it
     ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
-    EXPECT_EQ(
-        b.m.pair_fifo->violations()[0].explanation,
-        "message 6 from <20> was taken by <30> before message 4 sent earlier on the same pair");
+    EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
+              "message 6 from <\u202620> was taken by <\u202630> before message 4 sent earlier on "
+              "the same pair");
 }
 
 // Each pair keeps its own order through a growing pair index (more pairs than the index first
@@ -364,7 +364,8 @@ TEST(PairFifoMonitor, KeepsEachPairsOrderAcrossManyPairsAndRemovalsAnywhere) {
     b.take(20, 300, 199);
     ASSERT_EQ(b.m.pair_fifo->violations().size(), 1U);
     EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
-              "message 300 from <199> was taken by <20> before message 100 sent earlier on the "
+              "message 300 from <\u2026199> was taken by <\u202620> before message 100 sent "
+              "earlier on the "
               "same pair");
 }
 
@@ -375,7 +376,7 @@ TEST(SenderPreservationMonitor, CatchesAChangedFrom) {
     b.forward(1, 20, 30, 20);
     ASSERT_EQ(b.m.sender->violations().size(), 1U);
     EXPECT_EQ(b.m.sender->violations()[0].explanation,
-              "message 1 arrived with From <20> instead of the original sender <10>");
+              "message 1 arrived with From <\u202620> instead of the original sender <\u202610>");
 }
 
 // In a set the three message monitors share one MessageTracker, whichever comes first: each
@@ -430,12 +431,11 @@ TEST(MessageMonitors, ShareOneTrackerAndReportEachFindingToItsOwner) {
     bus.remove_sink(alone);
     bus.remove_sink(set);
     ASSERT_EQ(f.violations().size(), 1U);
-    EXPECT_EQ(
-        f.violations()[0].explanation,
-        "message 2 from <10> was taken by <20> before message 1 sent earlier on the same pair");
+    EXPECT_EQ(f.violations()[0].explanation, "message 2 from <\u202610> was taken by <\u202620> "
+                                             "before message 1 sent earlier on the same pair");
     ASSERT_EQ(s.violations().size(), 1U);
     EXPECT_EQ(s.violations()[0].explanation,
-              "message 2 arrived with From <20> instead of the original sender <10>");
+              "message 2 arrived with From <\u202620> instead of the original sender <\u202610>");
     ASSERT_EQ(c.violations().size(), 1U);
     EXPECT_EQ(c.violations()[0].explanation,
               "message 2 was taken although it is not queued there (taken twice?)");
@@ -481,7 +481,7 @@ TEST(SenderPreservationMonitor, CatchesAResponseToTheWrongProcess) {
                 {trace::outcome, "ok"}});
     ASSERT_FALSE(b.m.sender->holds());
     EXPECT_EQ(b.m.sender->violations()[0].explanation,
-              "the response to ref 7 went to <20> instead of the caller <10>");
+              "the response to ref 7 went to <\u202620> instead of the caller <\u202610>");
 }
 
 TEST(CallOutcomeMonitor, CatchesACallThatEndsTwiceOrNever) {
@@ -504,9 +504,9 @@ TEST(CallOutcomeMonitor, CatchesACallThatEndsTwiceOrNever) {
     const auto& violations = b.m.call_outcome->violations();
     ASSERT_EQ(violations.size(), 2U);
     EXPECT_EQ(violations[0].explanation,
-              "call ref 1 of <10> ended although it was not open (ended twice?)");
+              "call ref 1 of <\u202610> ended although it was not open (ended twice?)");
     EXPECT_EQ(violations[1].explanation,
-              "call ref 2 of <10> never ended (no response, error or timeout)");
+              "call ref 2 of <\u202610> never ended (no response, error or timeout)");
 }
 
 TEST(MonitorSet, StopsTheWorldOnTheFirstViolation) {

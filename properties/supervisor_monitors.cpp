@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "properties/event_text.hpp"
 #include "runtime/supervisor.hpp"
 #include "sim/assert.hpp"
 
@@ -11,13 +12,9 @@ namespace routesim::properties {
 namespace trace = runtime::trace;
 namespace {
 
-std::string pid_of(std::uint64_t pid) {
-    return "<" + std::to_string(pid) + ">";
-}
-
 // "child "w" (exit of <7>)": the triggering exit of a decision (a sup_restart or a
 // sup_intensity_exceeded).
-std::string child_of(const sim::TraceEvent& event) {
+std::string child_of(const sim::TraceEvent& event, const TopologyView* names) {
     std::string_view child;
     std::uint64_t pid = 0;
     if (const auto restart = read_event<runtime::ev::SupRestart>(event)) {
@@ -27,7 +24,7 @@ std::string child_of(const sim::TraceEvent& event) {
         child = exceeded->child.text;
         pid = exceeded->pid;
     }
-    return "child \"" + std::string(child) + "\" (exit of " + pid_of(pid) + ")";
+    return "child \"" + std::string(child) + "\" (exit of " + pid_text(pid, names) + ")";
 }
 
 } // namespace
@@ -67,7 +64,7 @@ void RestartIntensity::on_restart(std::uint64_t sup, const SupervisorView& state
     const Witness decision = witness(event);
     if (state.exceeded_before_last) {
         report(event.at,
-               "supervisor " + pid_of(sup) + " restarted " + child_of(event) +
+               "supervisor " + pid_text(sup, names()) + " restarted " + child_of(event, names()) +
                    " after its restart intensity was exceeded",
                {state.exceeded->witness(), decision});
         return;
@@ -83,12 +80,12 @@ void RestartIntensity::on_restart(std::uint64_t sup, const SupervisorView& state
     }
     witnesses.push_back(decision);
     report(event.at,
-           "supervisor " + pid_of(sup) + " made " + std::to_string(state.window.size()) +
+           "supervisor " + pid_text(sup, names()) + " made " + std::to_string(state.window.size()) +
                " restart decisions within " +
                sim::format_duration(event.at - state.window.front().at) +
                ", but its intensity allows at most " + std::to_string(state.intensity) +
                " in any period of " + sim::format_duration(state.period) + ": the restart of " +
-               child_of(event) + " should have tripped the limit",
+               child_of(event, names()) + " should have tripped the limit",
            std::move(witnesses));
 }
 
@@ -102,10 +99,10 @@ void RestartIntensity::on_exceeded(std::uint64_t sup, const SupervisorView& stat
         }
         witnesses.push_back(witness(event));
         report(event.at,
-               "supervisor " + pid_of(sup) + " declared its restart intensity exceeded for " +
-                   child_of(event) + ", but that is only restart decision " +
-                   std::to_string(decisions) + " within its period of " +
-                   sim::format_duration(state.period) + " (intensity " +
+               "supervisor " + pid_text(sup, names()) +
+                   " declared its restart intensity exceeded for " + child_of(event, names()) +
+                   ", but that is only restart decision " + std::to_string(decisions) +
+                   " within its period of " + sim::format_duration(state.period) + " (intensity " +
                    std::to_string(state.intensity) + ")",
                std::move(witnesses));
     }

@@ -89,10 +89,10 @@ TEST(RestartIntensityMonitor, CatchesAnExtraRestartDecision) {
     const Violation& violation = monitor.violations()[0];
     const std::string child = std::to_string(records[second].number("pid"));
     EXPECT_EQ(violation.explanation,
-              "supervisor <" + std::to_string(sup.id) +
+              "supervisor #0 <\u2026" + std::to_string(sup.id) +
                   "> made 3 restart decisions within 10ms, "
                   "but its intensity allows at most 2 in any period of 1s: the restart of child "
-                  "\"a\" (exit of <" +
+                  "\"a\" (exit of #0/a <\u2026" +
                   child + ">) should have tripped the limit");
     EXPECT_EQ(violation.at, sim::Instant::zero() + sim::Duration::milliseconds(10));
     ASSERT_EQ(violation.witnesses.size(), 3U);
@@ -116,10 +116,11 @@ TEST(RestartIntensityMonitor, CountsBothEndsOfThePeriod) {
     trace.sup_restart(1, "a", 4, 1, second_ns); // exactly one period later: still inside
     trace.bus.remove_sink(monitor);
     ASSERT_EQ(monitor.violations().size(), 1U);
-    EXPECT_EQ(monitor.violations()[0].explanation,
-              "supervisor <1> made 2 restart decisions within 1s, but its intensity allows at "
-              "most 1 in any period of 1s: the restart of child \"a\" (exit of <4>) should have "
-              "tripped the limit");
+    EXPECT_EQ(
+        monitor.violations()[0].explanation,
+        "supervisor <\u20261> made 2 restart decisions within 1s, but its intensity allows at "
+        "most 1 in any period of 1s: the restart of child \"a\" (exit of <\u20264>) should have "
+        "tripped the limit");
 }
 
 TEST(RestartIntensityMonitor, CatchesARestartAfterTheLimitTripped) {
@@ -133,7 +134,8 @@ TEST(RestartIntensityMonitor, CatchesARestartAfterTheLimitTripped) {
     trace.bus.remove_sink(monitor);
     ASSERT_EQ(monitor.violations().size(), 1U);
     EXPECT_EQ(monitor.violations()[0].explanation,
-              "supervisor <1> restarted child \"b\" (exit of <4>) after its restart intensity "
+              "supervisor <\u20261> restarted child \"b\" (exit of <\u20264>) after its restart "
+              "intensity "
               "was exceeded");
     EXPECT_EQ(monitor.violations()[0].witnesses[0].text,
               "sup_intensity_exceeded sup=1 child=a pid=3 reason=boom");
@@ -148,8 +150,8 @@ TEST(RestartIntensityMonitor, CatchesALimitDeclaredTrippedTooEarly) {
     trace.bus.remove_sink(monitor);
     ASSERT_EQ(monitor.violations().size(), 1U);
     EXPECT_EQ(monitor.violations()[0].explanation,
-              "supervisor <1> declared its restart intensity exceeded for child \"a\" "
-              "(exit of <3>), but that is only restart decision 2 within its period of 1s "
+              "supervisor <\u20261> declared its restart intensity exceeded for child \"a\" "
+              "(exit of <\u20263>), but that is only restart decision 2 within its period of 1s "
               "(intensity 3)");
 }
 
