@@ -135,6 +135,10 @@ struct Check {
     /// The JSON pointer of the expectation in the file.
     std::string pointer;
     sim::Instant at;
+    /// A failed check's deciding events, oldest first (RunSettings::explain_checks): the few
+    /// that made the value what it is, e.g. the timeout that ended a client's call, the route
+    /// changes that left a route in its state. Empty for a check that holds, or when not asked.
+    std::vector<properties::Witness> witnesses;
 };
 
 /// One row of a router's route table at the end of the run.
