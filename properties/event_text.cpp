@@ -122,96 +122,109 @@ Witness witness_of(const sim::TraceEvent& event, const TopologyView* names) {
 
 // KeptWitness's parts: the kind, the field count, then per field its key, its type and its
 // value (8 bytes for a number, 1 for a bool, a text like a name); a name or text is one length
-// byte and its bytes.
-bool KeptWitness::keep_parts(const sim::TraceEvent& event) {
+// byte and its bytes. Written into `out` (at most `capacity` bytes); returns the length, or 0
+// when the parts do not fit (or a text is longer than 255 bytes).
+std::size_t KeptWitness::write_parts(const sim::TraceEvent& event, char* out,
+                                     std::size_t capacity) {
     std::size_t used = 0;
     const auto put_text = [&](std::string_view text) {
-        if (text.size() > UINT8_MAX || text.size() + 1 > inline_max - used) {
+        if (text.size() > UINT8_MAX || text.size() + 1 > capacity - used) {
             return false;
         }
-        parts_[used++] = static_cast<char>(text.size());
+        out[used++] = static_cast<char>(text.size());
         if (!text.empty()) { // an empty view may have no data pointer
-            std::memcpy(parts_.data() + used, text.data(), text.size());
+            std::memcpy(out + used, text.data(), text.size());
             used += text.size();
         }
         return true;
     };
     const auto put_byte = [&](std::uint8_t byte) {
-        if (used == inline_max) {
+        if (used == capacity) {
             return false;
         }
-        parts_[used++] = static_cast<char>(byte);
+        out[used++] = static_cast<char>(byte);
         return true;
     };
     if (event.field_count > UINT8_MAX || !put_text(event.kind.name) ||
         !put_byte(static_cast<std::uint8_t>(event.field_count))) {
-        return false;
+        return 0;
     }
     for (std::size_t i = 0; i < event.field_count; i++) {
         const sim::TraceField& field = event.fields[i];
         const sim::TraceValue::Type type = field.value.type();
         if (!put_text(field.key.name) || !put_byte(static_cast<std::uint8_t>(type))) {
-            return false;
+            return 0;
         }
         if (type == sim::TraceValue::Type::Text) {
             if (!put_text(field.value.as_text())) {
-                return false;
+                return 0;
             }
         } else if (type == sim::TraceValue::Type::Bool) {
             if (!put_byte(field.value.as_bool() ? 1 : 0)) {
-                return false;
+                return 0;
             }
         } else {
             const std::uint64_t word = field.value.as_uint(); // an int's two's complement too
-            if (sizeof word > inline_max - used) {
-                return false;
+            if (sizeof word > capacity - used) {
+                return 0;
             }
-            std::memcpy(parts_.data() + used, &word, sizeof word);
+            std::memcpy(out + used, &word, sizeof word);
             used += sizeof word;
         }
     }
-    RS_ASSERT(used > 0 && used <= inline_max);
-    length_ = static_cast<std::uint32_t>(used);
-    return true;
+    RS_ASSERT(used > 0 && used <= capacity);
+    return used;
 }
 
 KeptWitness::KeptWitness(const sim::TraceEvent& event) : seq_(event.seq), at_(event.at) {
-    if (keep_parts(event)) {
+    length_ = static_cast<std::uint32_t>(write_parts(event, parts_.data(), parts_.size()));
+    if (length_ > 0) {
         return;
     }
-    length_ = 0;
-    long_text_ = describe_event(event);
+    // Longer parts go to the heap, so that the witness still names its processes when asked.
+    std::string parts(4 * inline_max, '\0');
+    for (std::size_t length = 0; parts.size() <= 256 * 1024; parts.resize(2 * parts.size())) {
+        if ((length = write_parts(event, parts.data(), parts.size())) > 0) {
+            parts.resize(length);
+            long_parts_ = std::move(parts);
+            return;
+        }
+    }
+    long_text_ = describe_event(event); // a text over 255 bytes: rendered now, unnamed
     RS_ASSERT(!long_text_.empty());
 }
 
 Witness KeptWitness::witness(const TopologyView* names) const {
-    if (length_ == 0) {
-        return Witness{seq_, at_, long_text_}; // long, or a witness made from no event
+    const bool inline_parts = length_ > 0;
+    if (!inline_parts && long_parts_.empty()) {
+        return Witness{seq_, at_, long_text_}; // a very long event, or made from no event
     }
     // The event is rebuilt from its parts and rendered as describe_event renders it.
+    const char* data = inline_parts ? parts_.data() : long_parts_.data();
+    const std::size_t length = inline_parts ? length_ : long_parts_.size();
     std::size_t at = 0;
     const auto take_text = [&]() {
-        const auto size = static_cast<std::uint8_t>(parts_[at++]);
-        const std::string_view text(parts_.data() + at, size);
+        const auto size = static_cast<std::uint8_t>(data[at++]);
+        const std::string_view text(data + at, size);
         at += size;
         return text;
     };
     const sim::TraceKey kind(take_text());
-    const auto count = static_cast<std::uint8_t>(parts_[at++]);
+    const auto count = static_cast<std::uint8_t>(data[at++]);
     std::vector<sim::TraceKey> keys;
     keys.reserve(count); // fields refer to their keys: no reallocation
     std::vector<sim::TraceField> fields;
     fields.reserve(count);
     for (std::size_t i = 0; i < count; i++) {
         keys.emplace_back(take_text());
-        const auto type = static_cast<sim::TraceValue::Type>(parts_[at++]);
+        const auto type = static_cast<sim::TraceValue::Type>(data[at++]);
         if (type == sim::TraceValue::Type::Text) {
             fields.push_back(sim::TraceField{keys.back(), sim::TraceValue(take_text())});
         } else if (type == sim::TraceValue::Type::Bool) {
-            fields.push_back(sim::TraceField{keys.back(), sim::TraceValue(parts_[at++] != 0)});
+            fields.push_back(sim::TraceField{keys.back(), sim::TraceValue(data[at++] != 0)});
         } else {
             std::uint64_t word = 0;
-            std::memcpy(&word, parts_.data() + at, sizeof word);
+            std::memcpy(&word, data + at, sizeof word);
             at += sizeof word;
             fields.push_back(
                 sim::TraceField{keys.back(), type == sim::TraceValue::Type::Int
@@ -219,7 +232,7 @@ Witness KeptWitness::witness(const TopologyView* names) const {
                                                  : sim::TraceValue(word)});
         }
     }
-    RS_ASSERT(at == length_);
+    RS_ASSERT(at == length);
     return Witness{
         seq_, at_,
         describe_event(sim::TraceEvent{seq_, at_, kind, fields.data(), fields.size()}, names)};

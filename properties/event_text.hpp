@@ -30,7 +30,7 @@ std::string pid_text(std::uint64_t pid, const TopologyView* names);
 /// copied at once, because an event's texts live only during the sink call, into an inline
 /// buffer, and rendered only when a violation asks for the witness (most never are): keeping
 /// one costs a few byte copies, no number formatting, and no allocation unless the event's
-/// parts are longer than `inline_max` bytes (then its text is rendered at once).
+/// parts are longer than `inline_max` bytes (then they are copied to the heap).
 class KeptWitness {
 public:
     KeptWitness() = default;
@@ -40,14 +40,15 @@ public:
 
 private:
     static constexpr std::size_t inline_max = 112;
-    /// Copies the event's parts into parts_; false when they do not fit.
-    bool keep_parts(const sim::TraceEvent& event);
+    /// Writes the event's parts into `out`; their length, or 0 when they do not fit.
+    static std::size_t write_parts(const sim::TraceEvent& event, char* out, std::size_t capacity);
 
     std::uint64_t seq_ = 0;
     sim::Instant at_;
-    std::uint32_t length_ = 0; // bytes of parts_ in use (0: no event, or long_text_ is set)
+    std::uint32_t length_ = 0; // bytes of parts_ in use (0: not inline, or no event)
     std::array<char, inline_max> parts_{};
-    std::string long_text_; // the text of an event whose parts do not fit
+    std::string long_parts_; // the parts of an event that do not fit inline
+    std::string long_text_;  // the text of an event with a text over 255 bytes
 };
 
 } // namespace routesim::properties

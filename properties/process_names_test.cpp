@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <string>
 
+#include "properties/event_text.hpp"
 #include "properties/monitor_testing.hpp"
 #include "runtime/events.hpp"
 
@@ -130,6 +132,29 @@ TEST(ProcessNames, AWitnessNamesThePidFieldsOfItsEvent) {
     EXPECT_EQ(last.named->text,
               "take pid=r/a <\u20261002> id=7 queue=2 type=0 from=r <\u20261001>");
     EXPECT_EQ(last.bare->text, "take pid=1002 id=7 queue=2 type=0 from=1001");
+}
+
+TEST(ProcessNames, AKeptWitnessTooLongToKeepInlineStillNamesItsProcesses) {
+    // A route event with a long route name does not fit KeptWitness's inline buffer; its
+    // parts go to the heap and it is named when asked, like a short one.
+    Fixture f;
+    f.spawn(1001, 1, "r", "Router");
+    f.spawn(1002, 1001, "");
+    const std::string name(150, 'n');
+    f.hand.route_init(1001, name, 1002);
+    struct Kept final : sim::TraceSink {
+        std::optional<KeptWitness> kept;
+        void on_event(const sim::TraceEvent& event) override { kept.emplace(event); }
+    } last;
+    f.hand.bus.add_sink(last);
+    f.hand.route(1001, 7, name, "owned", 1002);
+    f.hand.bus.remove_sink(last);
+    ASSERT_TRUE(last.kept.has_value());
+    const std::string head = "route router=r <\u20261001> id=7 name=" + name;
+    EXPECT_EQ(last.kept->witness(&f.view).text,
+              head + " resolution=owned worker=r/" + name + " <\u20261002>");
+    EXPECT_EQ(last.kept->witness().text,
+              "route router=1001 id=7 name=" + name + " resolution=owned worker=1002");
 }
 
 } // namespace

@@ -314,6 +314,16 @@ std::string verdicts_section(const ReportPage& page) {
     for (const scenarios::Check& check : result.checks) {
         out += "<tr>" + cell(check.what) + cell(check.expected) + cell(check.actual) +
                (check.ok ? cell("holds", "ok") : cell("FAILS", "bad")) + "</tr>";
+        if (!check.witnesses.empty()) {
+            // The events that decide a failed check, under it (highlighted in the timeline).
+            out += "<tr><td colspan=\"4\" class=\"muted\">deciding events:";
+            for (const properties::Witness& witness : check.witnesses) {
+                out += "<br><code>#" + std::to_string(witness.seq) + " @" +
+                       escape(sim::format_instant(witness.at)) + " " + escape(witness.text) +
+                       "</code>";
+            }
+            out += "</td></tr>";
+        }
     }
     if (result.checks.empty()) {
         out += "<tr><td colspan=\"4\" class=\"muted\">no expectations</td></tr>";

@@ -68,6 +68,25 @@ void add_tree_json(nlohmann::json& out, const scenarios::RunResult& result) {
     }
 }
 
+// The checks of a run, each failed one with its deciding events (Check::witnesses).
+nlohmann::json checks_json(const std::vector<scenarios::Check>& checks) {
+    nlohmann::json out;
+    for (const auto& check : checks) {
+        nlohmann::json item{{"what", check.what},       {"expected", check.expected},
+                            {"actual", check.actual},   {"ok", check.ok},
+                            {"pointer", check.pointer}, {"at_ns", check.at.ns()}};
+        if (!check.ok) {
+            item["witnesses"] = nlohmann::json::array();
+            for (const auto& witness : check.witnesses) {
+                item["witnesses"].push_back(
+                    {{"seq", witness.seq}, {"at_ns", witness.at.ns()}, {"event", witness.text}});
+            }
+        }
+        out.push_back(item);
+    }
+    return out;
+}
+
 nlohmann::json result_json(const scenarios::Scenario& scenario,
                            const scenarios::RunResult& result) {
     nlohmann::json out;
@@ -82,13 +101,8 @@ nlohmann::json result_json(const scenarios::Scenario& scenario,
     out["semantics"] = std::string(scenarios::spelling(result.semantics));
     out["root_failure"] = result.root_failure;
     out["decisions"] = result.decisions;
-    for (const auto& check : result.checks) {
-        out["checks"].push_back({{"what", check.what},
-                                 {"expected", check.expected},
-                                 {"actual", check.actual},
-                                 {"ok", check.ok},
-                                 {"pointer", check.pointer},
-                                 {"at_ns", check.at.ns()}});
+    if (!result.checks.empty()) {
+        out["checks"] = checks_json(result.checks);
     }
     for (const auto& invariant : result.invariants) {
         out["invariants"][invariant.name] = invariant.verdict;
@@ -172,6 +186,7 @@ int run_command(const RunArgs& args, const RunHooks& hooks) {
     }
     const scenarios::Scenario& scenario = setup.scenario();
     scenarios::RunSettings settings = setup.settings();
+    settings.explain_checks = true; // a failed expectation prints the events that decide it
     settings.extra_sinks.insert(settings.extra_sinks.end(), hooks.sinks.begin(), hooks.sinks.end());
     const scenarios::RunResult result = scenarios::run_scenario(scenario, settings);
     if (const int code = setup.close(); code != exit_ok) {

@@ -54,7 +54,9 @@ int report_command(const ReportArgs& args) {
         return exit_bad_input;
     }
     const scenarios::Scenario& scenario = setup.scenario();
-    const reports::CollectedRun run = reports::run_collected(scenario, setup.settings());
+    scenarios::RunSettings settings = setup.settings();
+    settings.explain_checks = true; // the verdicts table shows a failed check's deciding events
+    const reports::CollectedRun run = reports::run_collected(scenario, settings);
     if (const int code = setup.close(); code != exit_ok) {
         return code;
     }

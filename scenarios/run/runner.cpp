@@ -32,9 +32,41 @@ std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
     return std::string(runtime::act::route_state_name(info.state()));
 }
 
+namespace {
+
+// Check::witnesses of the failed checks of `result`, the first run `first` made: the run is
+// made again, hashing only, with a CheckWitnesses sink; the processes it names are the first
+// run's, so the first run's view names them.
+void add_check_witnesses(const Scenario& scenario, const RunSettings& settings,
+                         const detail::Runner& first, RunResult& result) {
+    detail::CheckWitnesses sink(first.witness_queries());
+    RunSettings again = settings;
+    again.trace_out = nullptr;
+    again.extra_sinks = {&sink};
+    again.check_determinism = false;
+    again.explain_checks = false;
+    again.monitors = nullptr;                    // a campaign's kit holds the first run's view
+    again.hash_only = result.violations.empty(); // as for the determinism re-run
+    detail::Runner second(scenario, again);
+    const RunResult replay = second.execute();
+    if (replay.trace_hash != result.trace_hash) {
+        return; // not the same run: its events witness nothing (determinism reports it)
+    }
+    for (std::size_t i = 0; i < sink.queries().size(); i++) {
+        const std::size_t check = sink.queries()[i].check;
+        RS_ASSERT(check < result.checks.size() && !result.checks[check].ok);
+        result.checks[check].witnesses = sink.witnesses(i, first.view());
+    }
+}
+
+} // namespace
+
 RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
     detail::Runner state(scenario, settings);
     RunResult result = state.execute();
+    if (!state.witness_queries().empty()) {
+        add_check_witnesses(scenario, settings, state, result);
+    }
     const auto& wanted = scenario.expect.invariants;
     const bool wants_determinism =
         std::find(wanted.begin(), wanted.end(), Invariant::Determinism) != wanted.end();

@@ -95,6 +95,10 @@ struct RunSettings {
     /// RunResult::routers, clients, admin_results and decisions empty, since a campaign reads
     /// only a passing run's coverage; a failing run is summarised in full either way.
     bool summarise_passing = true;
+    /// Find the deciding events of each failed check (Check::witnesses): a run with a failed
+    /// check is made once more, hashing only, with a sink that keeps them. `routesim run` and
+    /// `report` set it; a campaign leaves it off (its failing runs are shrunk instead).
+    bool explain_checks = false;
     /// Test-only: the race observer asserts that each route state it keeps instead of asking
     /// the router again is the one the router's table holds (RaceObserver::Options).
     bool check_observer = false;

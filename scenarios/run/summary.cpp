@@ -144,6 +144,11 @@ void append_checks(std::string& out, const RunResult& result) {
         if (!check.ok) {
             out += "  FAIL " + check.what + " at " + sim::format_instant(check.at) + ": expected " +
                    check.expected + ", got " + check.actual + " (" + check.pointer + ")\n";
+            for (const properties::Witness& witness : check.witnesses) {
+                // The deciding events, as a VIOLATION line's witnesses are printed.
+                out += "    #" + std::to_string(witness.seq) + " @" +
+                       sim::format_instant(witness.at) + " " + witness.text + "\n";
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ execute_process(COMMAND ${CLI} run ${FILE} OUTPUT_VARIABLE out ERROR_VARIABLE er
 if(NOT rc EQUAL 1)
     message(FATAL_ERROR "${FILE} exited ${rc} (expected 1: it is broken on purpose)\n${out}${err}")
 endif()
-file(STRINGS ${EXPECTED} wanted)
+file(STRINGS ${EXPECTED} wanted ENCODING UTF-8)
 foreach(line IN LISTS wanted)
     string(FIND "${out}" "${line}\n" at)
     if(at EQUAL -1)

@@ -94,6 +94,32 @@ const Node* Expectations::spec_of_target(const std::string& target) const {
     return resolved ? resolved.value().node : nullptr;
 }
 
+std::vector<std::uint64_t> Expectations::pids_named(const std::string& target,
+                                                    const properties::TopologyView& view) const {
+    std::vector<std::uint64_t> pids;
+    if (const auto pid = links_.targets.resolve(target)) {
+        pids.push_back(pid->id);
+    }
+    if (const Node* spec = spec_of_target(target)) {
+        const auto stats = links_.specs.all_stats().find(spec->path);
+        if (stats != links_.specs.all_stats().end()) {
+            for (const runtime::PID& pid : stats->second.incarnations) {
+                pids.push_back(pid.id);
+            }
+        }
+    }
+    for (const properties::ProcessView& process : view.processes()) {
+        if (process.pid != 0 &&
+            (process.name == target || properties::process_path(view, process.pid) == target)) {
+            pids.push_back(process.pid);
+        }
+    }
+    std::sort(pids.begin(), pids.end());
+    pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+    RS_ASSERT(std::find(pids.begin(), pids.end(), 0) == pids.end());
+    return pids;
+}
+
 std::uint64_t Expectations::processed(const std::string& target) const {
     if (target.find("/#") != std::string::npos) {
         // A pool worker "#k" shares its spec with its siblings: count the live one only.
@@ -126,11 +152,13 @@ void Expectations::evaluate(const Expect& expect) {
     for (std::size_t i = 0; i < expect.alive.size(); i++) {
         links_.checks.add("alive." + expect.alive[i], "alive",
                           live(expect.alive[i]) ? "alive" : "dead",
-                          base + "/alive/" + std::to_string(i));
+                          base + "/alive/" + std::to_string(i),
+                          {CheckSubject::Topic::Process, expect.alive[i], ""});
     }
     for (std::size_t i = 0; i < expect.dead.size(); i++) {
         links_.checks.add("dead." + expect.dead[i], "dead", live(expect.dead[i]) ? "alive" : "dead",
-                          base + "/dead/" + std::to_string(i));
+                          base + "/dead/" + std::to_string(i),
+                          {CheckSubject::Topic::Process, expect.dead[i], ""});
     }
     for (const auto& [target, reasons] : expect.route_failed) {
         const Node* spec = spec_of_target(target);
@@ -140,12 +168,14 @@ void Expectations::evaluate(const Expect& expect) {
             auto found = counted.find(reason);
             links_.checks.add("route_failed." + target + "." + reason, count_text(count),
                               count_text(found == counted.end() ? 0 : found->second),
-                              base + "/route_failed" + token(target) + token(reason));
+                              base + "/route_failed" + token(target) + token(reason),
+                              {CheckSubject::Topic::RouteFailed, target, reason});
         }
     }
     for (const auto& [target, count] : expect.processed) {
         links_.checks.add("processed." + target, count_text(count), count_text(processed(target)),
-                          base + "/processed" + token(target));
+                          base + "/processed" + token(target),
+                          {CheckSubject::Topic::Takes, target, ""});
     }
 }
 
@@ -163,7 +193,8 @@ void Expectations::evaluate_inspect(const Expect& expect) {
                 actual = found == values.value().end() ? absent_key(values.value()) : found->second;
             }
             links_.checks.add("inspect." + target + "." + key, expected, actual,
-                              base + "/inspect" + token(target) + token(key));
+                              base + "/inspect" + token(target) + token(key),
+                              {CheckSubject::Topic::Inspect, target, ""});
         }
     }
 }
@@ -187,11 +218,13 @@ void Expectations::evaluate_routes(const Expect& expect) {
                 links_.checks.add(where + ".state", std::string(spelling(*want.state)),
                                   router == nullptr ? actual + " (" + target + " is not running)"
                                                     : actual,
-                                  pointer + "/state", state == *want.state);
+                                  pointer + "/state", state == *want.state,
+                                  {CheckSubject::Topic::Route, target, name});
             }
             if (want.restarts.has_value()) {
                 links_.checks.add(where + ".restarts", count_text(*want.restarts),
-                                  count_text(route_restarts(target, name)), pointer + "/restarts");
+                                  count_text(route_restarts(target, name)), pointer + "/restarts",
+                                  {CheckSubject::Topic::Restarts, target, name});
             }
         }
     }
@@ -205,19 +238,22 @@ void Expectations::evaluate_clients(const Expect& expect) {
         const std::string pointer = base + "/clients" + token(client);
         if (want.received.has_value()) {
             links_.checks.add(where + ".received", count_text(*want.received),
-                              count_text(record.received), pointer + "/received");
+                              count_text(record.received), pointer + "/received",
+                              {CheckSubject::Topic::Client, client, ""});
         }
         for (const auto& [type, count] : want.types) {
             auto found = record.types.find(type);
             links_.checks.add(where + ".types." + type, count_text(count),
                               count_text(found == record.types.end() ? 0 : found->second),
-                              pointer + "/types" + token(type));
+                              pointer + "/types" + token(type),
+                              {CheckSubject::Topic::Client, client, ""});
         }
         for (const auto& [error, count] : want.errors) {
             auto found = record.errors.find(error);
             links_.checks.add(where + ".errors." + error, count_text(count),
                               count_text(found == record.errors.end() ? 0 : found->second),
-                              pointer + "/errors" + token(error));
+                              pointer + "/errors" + token(error),
+                              {CheckSubject::Topic::ClientError, client, error});
         }
     }
 }

@@ -50,6 +50,11 @@ public:
     /// The PID `target` resolves to when that process is alive (a stale PID is dead).
     std::optional<runtime::PID> live(const std::string& target) const;
     bool is_live(const runtime::PID& pid) const;
+    /// The pid ids of every process `target` named during the run, sorted: its live process,
+    /// every incarnation of its node, and every process `view` names by that path or
+    /// registered name (a route's or pool slot's restarted workers). For check witnesses.
+    std::vector<std::uint64_t> pids_named(const std::string& target,
+                                          const properties::TopologyView& view) const;
     /// Messages and calls the processes of `target` took (`processed`).
     std::uint64_t processed(const std::string& target) const;
     /// Restarts of route `name` of the router `router` names, over all its incarnations.

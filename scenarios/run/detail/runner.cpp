@@ -106,6 +106,9 @@ RunResult Runner::execute() {
     expectations_.evaluate(scenario_.expect);
     expectations_.judge_invariants(*monitors_, result_);
     result_.checks = checks_.take();
+    if (settings_.explain_checks) {
+        make_witness_queries();
+    }
     result_.faults = faults_.take_fired();
     result_.trace_hash = world_.trace().hash();
     result_.trace_events = world_.trace().count();
@@ -116,6 +119,19 @@ RunResult Runner::execute() {
         result_.coverage = Coverage(observer->coverage());
     }
     return std::move(result_);
+}
+
+void Runner::make_witness_queries() {
+    const std::vector<CheckSubject>& subjects = checks_.subjects();
+    RS_ASSERT(subjects.size() == result_.checks.size());
+    for (std::size_t i = 0; i < subjects.size(); i++) {
+        if (result_.checks[i].ok || subjects[i].topic == CheckSubject::Topic::None) {
+            continue;
+        }
+        witness_queries_.push_back(WitnessQuery{
+            i, subjects[i].topic,
+            expectations_.pids_named(subjects[i].target, monitors_->set.view()), subjects[i].name});
+    }
 }
 
 void Runner::summarise() {

@@ -9,6 +9,7 @@
 
 #include "runtime/node.hpp"
 #include "scenarios/run/builder.hpp"
+#include "scenarios/run/detail/check_witnesses.hpp"
 #include "scenarios/run/detail/core.hpp"
 #include "scenarios/run/detail/expectations.hpp"
 #include "scenarios/run/detail/faults.hpp"
@@ -34,6 +35,12 @@ public:
 
     /// Builds, drives, runs and checks; call once.
     RunResult execute();
+    /// After execute() with RunSettings::explain_checks: what to look for to find the
+    /// witnesses of each failed check that has a subject (empty when all held).
+    const std::vector<WitnessQuery>& witness_queries() const { return witness_queries_; }
+    /// The run's topology view (names processes in witnesses); valid until the next run of
+    /// the same monitors.
+    const properties::TopologyView& view() const { return monitors_->set.view(); }
 
 private:
     static sim::WorldOptions world_options(const Scenario& scenario, const RunSettings& settings);
@@ -47,6 +54,8 @@ private:
     void build();
     /// The result's tables that only a summarised run fills (RunSettings::summarise_passing).
     void summarise();
+    /// witness_queries_ for the failed checks of result_.
+    void make_witness_queries();
 
     const Scenario& scenario_;
     const RunSettings& settings_;
@@ -76,6 +85,7 @@ private:
     Monitors* monitors_ = nullptr;
     bool own_sink_attached_ = false; // the Tally or instrument is on the trace bus
     RunResult result_;
+    std::vector<WitnessQuery> witness_queries_;
 };
 
 } // namespace routesim::scenarios::detail

@@ -39,7 +39,10 @@ void Timeline::check_outcome(std::uint32_t index, const std::string& actual) {
     // "(due T)": the summary adds the time the outcome was checked ("at T2").
     links_.checks.add("timeline " + std::string(spelling(action.verb)) + " (due " +
                           sim::format_duration(action.at) + ")",
-                      *action.expect, actual, action.pointer + "/expect", actual == *action.expect);
+                      *action.expect, actual, action.pointer + "/expect", actual == *action.expect,
+                      action.router.empty()
+                          ? CheckSubject{}
+                          : CheckSubject{CheckSubject::Topic::Route, action.router, action.route});
 }
 
 void Timeline::report_unresolved_calls() {
