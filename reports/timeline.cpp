@@ -166,12 +166,11 @@ private:
     // Labels side by side when they fit (widening the lanes up to lanes_width_max), else
     // rotated by label_angle above their lanes, with the header as tall as the longest needs.
     void lay_out_header() {
-        int longest = has_other_ ? char_count("other processes") : 0;
+        int longest = has_other_ ? label_width("other processes") : 0;
         for (const auto& [pid, lane] : lanes_) {
-            longest = std::max(longest, char_count(lane_name(pid)));
+            longest = std::max(longest, label_width(lane_name(pid)));
         }
-        const int length = (longest * label_char_tenths + 9) / 10;
-        const int needed = length + 10;
+        const int needed = longest + 10;
         if (needed > lane_width_ && needed * lane_count() <= lanes_width_max) {
             lane_width_ = needed;
         }
@@ -180,10 +179,23 @@ private:
             return;
         }
         rotated_ = true;
-        header_height_ = 40 + (length * label_sin_milli + 999) / 1000;
-        // The last lane's label reaches right beyond the lanes, over the note column.
-        const int reach = (length * label_cos_milli + 999) / 1000 - lane_width_ / 2;
-        overhang_ = std::max(reach - note_column, 0);
+        header_height_ = 40 + (longest * label_sin_milli + 999) / 1000;
+        // A rotated label reaches right of its lane; the last ones may pass the note column.
+        const int right = time_column + lane_count() * lane_width_ + note_column;
+        const auto reach = [&](int x, const std::string& name) {
+            return x + (label_width(name) * label_cos_milli + 999) / 1000 - right;
+        };
+        for (const auto& [pid, lane] : lanes_) {
+            overhang_ = std::max(overhang_, reach(lane_x(pid), lane_name(pid)));
+        }
+        if (has_other_) {
+            overhang_ = std::max(overhang_, reach(lane_x(0), "other processes"));
+        }
+    }
+
+    // The width in pixels a lane label takes, a little over the average.
+    static int label_width(const std::string& name) {
+        return (char_count(name) * label_char_tenths + 9) / 10;
     }
 
     int lane_x(std::uint64_t pid) const {
