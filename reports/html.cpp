@@ -65,9 +65,11 @@ details summary { cursor: pointer; color: var(--muted); font-size: 13px; }
 ol.pages { font-size: 13px; margin: 6px 0 10px; padding-left: 26px; }
 ol.pages a { color: #0969da; text-decoration: none; }
 ol.pages a.bad { color: #a40e26; }
-details.timeline-page { margin: 6px 0; }
-details.timeline-page > summary { font-size: 14px; color: var(--fg); font-weight: 600; }
-details.timeline-page:target > summary { background: #fff8c5; }
+.timeline-page { display: none; margin: 6px 0; }
+.timeline-page h3 { margin: 8px 0 4px; }
+.timeline-page h3 a { font-size: 13px; font-weight: 400; margin-left: 12px; color: #0969da; }
+.timeline-page.shown, .timeline-page:target, .timeline-pages:target .timeline-page { display: block; }
+.timeline-pages:has(.timeline-page:target) .timeline-page.shown:not(:target) { display: none; }
 .grid { display: flex; flex-wrap: wrap; gap: 8px 28px; align-items: flex-start; }
 footer { margin-top: 34px; color: var(--muted); font-size: 12px; }
 footer a { color: #0969da; }
@@ -242,7 +244,8 @@ std::string timeline_index(const TimelinePlan& plan) {
         }
         out += " <span class=\"muted\">(" + escape(page_span(page)) + ")</span></li>";
     }
-    return out + "</ol>";
+    return out + "</ol><p class=\"legend\">A link shows its page; <a href=\"#timeline-pages\">all "
+                 "pages</a> shows them one under the other.</p>";
 }
 
 // What the pages are, what was merged or left out, and the chart's symbols.
@@ -276,16 +279,19 @@ std::string timeline_legend(const ReportPage& page, const TimelinePlan& plan) {
     return out + "</p><p class=\"legend\">Blue arrows: sends (to the take); orange dashed: "
                  "forwards; dots: messages taken; red crosses: faults and abnormal exits; orange "
                  "diamonds: restarts; blue squares: admin operations; yellow bars: pending "
-                 "windows; red rows: witness events; blue rows: admin operations and faults. The "
-                 "whole run is in trace.json (open it in Perfetto).</p>";
+                 "windows; red rows: witness events; blue rows: admin operations and faults. Hover "
+                 "a mark for its event. trace.json holds the same events (open it in "
+                 "Perfetto).</p>";
 }
 
+// One page: a heading with links to its neighbours, then its chart. Pages are shown one at a
+// time with :target CSS (the `shown` one when no page is the target); without CSS, all are.
 std::string timeline_page(const ReportPage& page, const TimelinePlan& plan, std::size_t index,
-                          bool open) {
-    const TimelinePage& shown = plan.pages[index];
+                          bool shown) {
+    const TimelinePage& window = plan.pages[index];
     TimelineOptions options;
-    options.first_seq = shown.first_seq;
-    options.rows_max = shown.rows;
+    options.first_seq = window.first_seq;
+    options.rows_max = window.rows;
     options.id_suffix = "-p" + std::to_string(index + 1);
     for (const TimelinePage& any : plan.pages) {
         for (const TimelinePoint& point : any.points) {
@@ -293,15 +299,22 @@ std::string timeline_page(const ReportPage& page, const TimelinePlan& plan, std:
                 .insert(point.seq);
         }
     }
-    const std::vector<std::string> labels = point_labels(shown.points);
-    std::string title = shown.start ? "start" : labels.empty() ? "" : labels.front();
-    const std::size_t more = labels.size() - (shown.start || labels.empty() ? 0 : 1);
+    const std::vector<std::string> labels = point_labels(window.points);
+    std::string title = window.start ? "start" : labels.empty() ? "" : labels.front();
+    const std::size_t more = labels.size() - (window.start || labels.empty() ? 0 : 1);
     title += more > 0 ? " and " + std::to_string(more) + " more" : "";
-    return "<details class=\"timeline-page\" id=\"" + page_id(index) + "\"" +
-           (open ? " open" : "") + "><summary>Page " + std::to_string(index + 1) + " of " +
-           std::to_string(plan.pages.size()) + ": " + escape(title) + " (" +
-           escape(page_span(shown)) + ")</summary><div class=\"scroll\">" +
-           timeline_svg(*page.facts, page.labels, options) + "</div></details>";
+    std::string out = "<div class=\"timeline-page" + std::string(shown ? " shown" : "") +
+                      "\" id=\"" + page_id(index) + "\"><h3>Page " + std::to_string(index + 1) +
+                      " of " + std::to_string(plan.pages.size()) + ": " + escape(title) + " (" +
+                      escape(page_span(window)) + ")";
+    if (index > 0) {
+        out += "<a href=\"#" + page_id(index - 1) + "\">\xE2\x86\x90 previous</a>";
+    }
+    if (index + 1 < plan.pages.size()) {
+        out += "<a href=\"#" + page_id(index + 1) + "\">next \xE2\x86\x92</a>";
+    }
+    return out + "</h3><div class=\"scroll\">" + timeline_svg(*page.facts, page.labels, options) +
+           "</div></div>";
 }
 
 std::string timeline_section(const ReportPage& page) {
@@ -314,18 +327,19 @@ std::string timeline_section(const ReportPage& page) {
         return out + "<p class=\"muted\">No events were kept.</p></section>";
     }
     out += timeline_index(plan);
-    // Open: the first page with a failure, else the start.
-    std::size_t open = 0;
+    // Shown first: the first page with a failure, else the start.
+    std::size_t shown = 0;
     for (std::size_t index = 0; index < plan.pages.size(); index++) {
         if (plan.pages[index].has_failure()) {
-            open = index;
+            shown = index;
             break;
         }
     }
+    out += "<div class=\"timeline-pages\" id=\"timeline-pages\">";
     for (std::size_t index = 0; index < plan.pages.size(); index++) {
-        out += timeline_page(page, plan, index, index == open);
+        out += timeline_page(page, plan, index, index == shown);
     }
-    return out + "</section>";
+    return out + "</div></section>";
 }
 
 } // namespace

@@ -175,14 +175,17 @@ TEST(HtmlReport, ReplayHintIsTheCompleteCommandLine) {
               std::string::npos);
 }
 
-// The timeline's pages: the text of each `<details>` page by its id, and the index list.
+// The timeline's pages: the text of each page by its id, and the index list.
 std::map<std::string, std::string> timeline_pages(const std::string& html) {
     std::map<std::string, std::string> pages;
-    const std::string open = "<details class=\"timeline-page\" id=\"";
-    for (std::size_t at = html.find(open); at != std::string::npos; at = html.find(open, at + 1)) {
-        const std::size_t id_at = at + open.size();
+    const std::string open = "\" id=\"timeline-page-";
+    for (std::size_t at = html.find(open); at != std::string::npos;) {
+        const std::size_t id_at = at + 6;
         const std::string id = html.substr(id_at, html.find('"', id_at) - id_at);
-        pages[id] = html.substr(at, html.find("</details>", at) - at);
+        const std::size_t next = html.find(open, at + 1);
+        const std::size_t end = next == std::string::npos ? html.find("</section>", at) : next;
+        pages[id] = html.substr(at, end - at);
+        at = next;
     }
     return pages;
 }
@@ -256,9 +259,10 @@ TEST(Timeline, EveryFailureBeyondTheFirstRowsGetsAPageWithItsWitnessHighlighted)
     EXPECT_NE(with_witness[0], "timeline-page-1");
     EXPECT_TRUE(page_holds(pages.at(with_witness[0]), early.seq)) << with_witness[0];
     EXPECT_TRUE(page_holds(pages.at(with_witness[1]), late.seq)) << with_witness[1];
-    // The first failure's page is the one open; the index links to both in red.
-    EXPECT_NE(html.find("id=\"" + with_witness[0] + "\" open>"), std::string::npos);
-    EXPECT_EQ(count_of(html, "\" open>"), 1U);
+    // The first failure's page is the one shown; the index links to both in red.
+    EXPECT_NE(html.find("<div class=\"timeline-page shown\" id=\"" + with_witness[0] + "\">"),
+              std::string::npos);
+    EXPECT_EQ(count_of(html, "timeline-page shown"), 1U);
     EXPECT_NE(html.find("<a href=\"#" + with_witness[0] +
                         "\" class=\"bad\">failure: pair_fifo at " + sim::format_instant(early.at) +
                         "</a>"),
@@ -291,7 +295,14 @@ TEST(Timeline, AdminOperationsAndFaultsGetOneIndexEntryEachMergedWhenClose) {
     EXPECT_NE(html.find("share a page (1 did)."), std::string::npos);
     EXPECT_EQ(timeline_pages(html).size(), 3U);
     EXPECT_EQ(count_of(html, "class=\"point\""), 3U); // each point's row, on its page
-    EXPECT_NE(html.find("id=\"timeline-page-1\" open>"), std::string::npos); // no failure
+    // No failure: the start is shown; each page links to its neighbours.
+    EXPECT_NE(html.find("<div class=\"timeline-page shown\" id=\"timeline-page-1\">"),
+              std::string::npos);
+    EXPECT_NE(timeline_pages(html)
+                  .at("timeline-page-2")
+                  .find("<a href=\"#timeline-page-1\">\xE2\x86\x90 previous</a><a "
+                        "href=\"#timeline-page-3\">next \xE2\x86\x92</a></h3>"),
+              std::string::npos);
 }
 
 TEST(Timeline, LongLaneLabelsAreShownInFull) {
@@ -307,10 +318,10 @@ TEST(Timeline, LongLaneLabelsAreShownInFull) {
                         "100"),
               std::string::npos); // the PID under the lane
     // A small chart keeps its labels side by side, in full.
-    const Fixture small("route-restarts");
+    const Fixture small("supervisor-gives-up");
     const std::string side_by_side = render_html(small.page());
     EXPECT_EQ(side_by_side.find("rotate(-40"), std::string::npos);
-    EXPECT_NE(side_by_side.find("</title>orders/payments</text>"), std::string::npos);
+    EXPECT_NE(side_by_side.find("</title>sup/p/#*</text>"), std::string::npos);
 }
 
 TEST(Timeline, PageCapKeepsTheStartAndTheFailuresFirst) {

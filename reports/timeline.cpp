@@ -19,10 +19,10 @@ constexpr int row_height = 15;
 constexpr int time_column = 78;
 constexpr int note_column = 190;
 /// Lanes side by side fit in this width; wider labels widen the lanes up to it, then rotate.
-constexpr int lanes_width_max = 1100;
+constexpr int lanes_width_max = 1180;
 /// The width of one character of a lane label (bold 11px), in tenths of a pixel: a little
 /// over the average.
-constexpr int label_char_tenths = 65;
+constexpr int label_char_tenths = 75;
 /// Rotated lane labels rise at this angle (degrees) from the lane's top; its sine and cosine
 /// in thousandths (integer layout: the same bytes everywhere).
 constexpr int label_angle = 40;
