@@ -288,7 +288,9 @@ std::string timeline_legend(const ReportPage& page, const TimelinePlan& plan) {
 // time with :target CSS (the `shown` one when no page is the target); without CSS, all are.
 std::string timeline_page(const ReportPage& page, const TimelinePlan& plan, std::size_t index,
                           bool shown) {
+    RS_ASSERT(index < plan.pages.size());
     const TimelinePage& window = plan.pages[index];
+    RS_ASSERT(window.rows > 0);
     TimelineOptions options;
     options.first_seq = window.first_seq;
     options.rows_max = window.rows;

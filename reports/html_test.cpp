@@ -274,6 +274,30 @@ TEST(Timeline, EveryFailureBeyondTheFirstRowsGetsAPageWithItsWitnessHighlighted)
               std::string::npos);
 }
 
+// A failed expectation's deciding events (Check::witnesses) are failures like a violation's.
+TEST(Timeline, AFailedExpectationsWitnessesGetAPageToo) {
+    Fixture fixture("timeline-pages");
+    const sim::TraceRecord& late = record_after(
+        fixture.run.facts, "take", sim::Instant::zero() + sim::Duration::milliseconds(36));
+    scenarios::Check check;
+    check.what = "clients.shop.received";
+    check.expected = "1";
+    check.actual = "0";
+    check.witnesses = {{late.seq, late.at, "take"}};
+    fixture.run.result.checks.push_back(check);
+    const std::string html = render_html(fixture.page());
+    EXPECT_EQ(tag_balance_error(html), "");
+    EXPECT_NE(html.find("\" class=\"bad\">failure: expect clients.shop.received at " +
+                        sim::format_instant(late.at) + "</a>"),
+              std::string::npos);
+    const auto pages = timeline_pages(html);
+    ASSERT_EQ(pages.size(), 4U); // start, 12ms, 30ms, the failure
+    EXPECT_EQ(count_of(pages.at("timeline-page-4"), "class=\"witness\""), 1U);
+    EXPECT_TRUE(page_holds(pages.at("timeline-page-4"), late.seq));
+    EXPECT_NE(html.find("<div class=\"timeline-page shown\" id=\"timeline-page-4\">"),
+              std::string::npos);
+}
+
 TEST(Timeline, AdminOperationsAndFaultsGetOneIndexEntryEachMergedWhenClose) {
     const Fixture fixture("timeline-pages");
     const std::string html = render_html(fixture.page());
@@ -303,6 +327,47 @@ TEST(Timeline, AdminOperationsAndFaultsGetOneIndexEntryEachMergedWhenClose) {
                   .find("<a href=\"#timeline-page-1\">\xE2\x86\x90 previous</a><a "
                         "href=\"#timeline-page-3\">next \xE2\x86\x92</a></h3>"),
               std::string::npos);
+}
+
+// Each fault is one point: a crash (an exit with a panic), a random kill (fault_kill and the
+// kill it causes), an aimed one; admin operations name their verb and, when not ok, the error.
+TEST(Timeline, EachFaultIsOnePointNamedByItsVictim) {
+    const Fixture crashes("route-restarts");
+    std::vector<std::string> texts;
+    for (const TimelinePoint& point : timeline_points(crashes.scenario, crashes.run.result,
+                                                      crashes.run.facts, crashes.page().labels)) {
+        texts.push_back(point.text);
+    }
+    EXPECT_EQ(texts, (std::vector<std::string>{"admin disable_route shipments",
+                                               "fault crash orders/payments <\xE2\x80\xA6"
+                                               "1002>",
+                                               "admin add_route audit",
+                                               "fault crash orders/payments <\xE2\x80\xA6"
+                                               "1007>"}));
+    auto loaded = scenarios::load_scenario_text(R"({"name": "k", "run": {"seed": 5},
+        "topology": {"kind": "router", "name": "r", "routes": [
+            {"name": "a", "worker": {"kind": "actor", "behavior": {"type": "sink"}}}],
+            "route_message": {"route": "a"}},
+        "workload": [{"from": "c", "to": "r", "send": {"type": "M"}, "count": 40, "every": "1ms"}],
+        "faults": {"kill": {"targets": ["route_workers"], "every": "10ms"}},
+        "expect": {"invariants": []}})",
+                                                "k.json");
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().to_string();
+    const CollectedRun run = run_collected(loaded.value());
+    const auto labels = process_labels(loaded.value(), run.facts);
+    std::size_t injected = 0;
+    for (const sim::TraceRecord& record : run.facts.records) {
+        injected += record.kind == "fault_kill" ? 1U : 0U;
+    }
+    std::size_t kills = 0;
+    for (const TimelinePoint& point :
+         timeline_points(loaded.value(), run.result, run.facts, labels)) {
+        EXPECT_EQ(point.kind, PointKind::Fault) << point.text;
+        EXPECT_TRUE(point.text.starts_with("fault kill r/a <")) << point.text;
+        kills++;
+    }
+    EXPECT_GT(injected, 1U);
+    EXPECT_EQ(kills, injected); // not a second point for the kill event itself
 }
 
 TEST(Timeline, LongLaneLabelsAreShownInFull) {

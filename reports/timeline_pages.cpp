@@ -252,6 +252,9 @@ TimelinePlan plan_timeline(const RunFacts& facts, const std::vector<TimelinePoin
                                           .last_at = rows[end - 1]->at,
                                           .points = std::move(held)});
     }
+    for (std::size_t index = 1; index < plan.pages.size(); index++) {
+        RS_ASSERT(plan.pages[index - 1].last_seq < plan.pages[index].first_seq); // no overlap
+    }
     std::stable_sort(plan.left_out.begin(), plan.left_out.end(),
                      [](const TimelinePoint& a, const TimelinePoint& b) { return a.seq < b.seq; });
     return plan;
