@@ -3,7 +3,9 @@
 // Part of reports/: uses the graph model, the collector's facts and scenarios/run/runner.hpp.
 #include "reports/html.hpp"
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "reports/detail/html_text.hpp"
 #include "reports/export.hpp"
@@ -60,6 +62,14 @@ td.event, code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, m
 .scroll { overflow: auto; max-height: 760px; border: 1px solid var(--line); border-radius: 6px; }
 pre { background: var(--soft); padding: 8px 10px; overflow: auto; font-size: 12px; }
 details summary { cursor: pointer; color: var(--muted); font-size: 13px; }
+ol.pages { font-size: 13px; margin: 6px 0 10px; padding-left: 26px; }
+ol.pages a { color: #0969da; text-decoration: none; }
+ol.pages a.bad { color: #a40e26; }
+.timeline-page { display: none; margin: 6px 0; }
+.timeline-page h3 { margin: 8px 0 4px; }
+.timeline-page h3 a { font-size: 13px; font-weight: 400; margin-left: 12px; color: #0969da; }
+.timeline-page.shown, .timeline-page:target, .timeline-pages:target .timeline-page { display: block; }
+.timeline-pages:has(.timeline-page:target) .timeline-page.shown:not(:target) { display: none; }
 .grid { display: flex; flex-wrap: wrap; gap: 8px 28px; align-items: flex-start; }
 footer { margin-top: 34px; color: var(--muted); font-size: 12px; }
 footer a { color: #0969da; }
@@ -178,27 +188,160 @@ std::string topology_section(const ReportPage& page) {
     return out;
 }
 
-std::string timeline_section(const ReportPage& page) {
-    std::set<std::uint64_t> witnesses;
-    for (const properties::Violation& violation : page.result->violations) {
-        for (const properties::Witness& witness : violation.witnesses) {
-            witnesses.insert(witness.seq);
+// Pages at most in the timeline (the start of the run included).
+constexpr std::size_t timeline_pages_max = 24;
+
+std::string page_id(std::size_t index) {
+    return "timeline-page-" + std::to_string(index + 1);
+}
+
+// "failure: pair_fifo at 2ms", with "(3 events)" when the next points say the same.
+std::vector<std::string> point_labels(const std::vector<TimelinePoint>& points,
+                                      std::vector<PointKind>* kinds = nullptr) {
+    std::vector<std::string> labels;
+    for (std::size_t at = 0; at < points.size();) {
+        std::size_t same = at + 1;
+        while (same < points.size() && points[same].text == points[at].text &&
+               points[same].kind == points[at].kind) {
+            same++;
+        }
+        labels.push_back(points[at].text + " at " + sim::format_instant(points[at].at) +
+                         (same - at > 1 ? " (" + std::to_string(same - at) + " events)" : ""));
+        if (kinds != nullptr) {
+            kinds->push_back(points[at].kind);
+        }
+        at = same;
+    }
+    return labels;
+}
+
+std::string page_span(const TimelinePage& page) {
+    return "events #" + std::to_string(page.first_seq) + "\xE2\x80\x93#" +
+           std::to_string(page.last_seq) + ", " + sim::format_instant(page.first_at) +
+           "\xE2\x80\x93" + sim::format_instant(page.last_at);
+}
+
+// The list of pages above the charts: every point of a page links to it.
+std::string timeline_index(const TimelinePlan& plan) {
+    std::string out = "<ol class=\"pages\">";
+    for (std::size_t index = 0; index < plan.pages.size(); index++) {
+        const TimelinePage& page = plan.pages[index];
+        const std::string href = "<a href=\"#" + page_id(index) + "\"";
+        std::vector<std::string> links;
+        if (page.start) {
+            links.push_back(href + ">start</a>");
+        }
+        std::vector<PointKind> kinds;
+        const std::vector<std::string> labels = point_labels(page.points, &kinds);
+        for (std::size_t at = 0; at < labels.size(); at++) {
+            const bool failure = kinds[at] == PointKind::Failure;
+            links.push_back(href + (failure ? " class=\"bad\"" : "") + ">" + escape(labels[at]) +
+                            "</a>");
+        }
+        out += "<li>";
+        for (std::size_t at = 0; at < links.size(); at++) {
+            out += (at == 0 ? "" : ", ") + links[at];
+        }
+        out += " <span class=\"muted\">(" + escape(page_span(page)) + ")</span></li>";
+    }
+    return out + "</ol><p class=\"legend\">A link shows its page; <a href=\"#timeline-pages\">all "
+                 "pages</a> shows them one under the other.</p>";
+}
+
+// What the pages are, what was merged or left out, and the chart's symbols.
+std::string timeline_legend(const ReportPage& page, const TimelinePlan& plan) {
+    const RunFacts& facts = *page.facts;
+    std::string out = "<p class=\"legend\">Pages of up to " + std::to_string(page.timeline_rows) +
+                      " events each: the start of the run, then one page around each failure "
+                      "(witness events), admin operation and fault, in trace order; points that "
+                      "fall in one window share a page";
+    out += plan.merged > 0 ? " (" + std::to_string(plan.merged) + " did)." : ".";
+    if (facts.records.size() < facts.events) {
+        out += " The report keeps the first " + std::to_string(facts.records.size()) + " of " +
+               std::to_string(facts.events) + " events.";
+    }
+    if (!plan.left_out.empty()) {
+        const std::size_t over_cap = plan.left_out.size() - plan.beyond_records;
+        out += " Not paged: " + std::to_string(plan.left_out.size()) + " point(s)";
+        out += over_cap > 0 ? ", " + std::to_string(over_cap) + " over the cap of " +
+                                  std::to_string(timeline_pages_max) + " pages"
+                            : "";
+        out += plan.beyond_records > 0
+                   ? ", " + std::to_string(plan.beyond_records) + " beyond the events kept"
+                   : "";
+        const std::vector<std::string> labels = point_labels(plan.left_out);
+        for (std::size_t at = 0; at < labels.size() && at < 12; at++) {
+            out += (at == 0 ? ": " : "; ") + escape(labels[at]);
+        }
+        out += labels.size() > 12 ? "; \xE2\x80\xA6" : "";
+        out += ".";
+    }
+    return out + "</p><p class=\"legend\">Blue arrows: sends (to the take); orange dashed: "
+                 "forwards; dots: messages taken; red crosses: faults and abnormal exits; orange "
+                 "diamonds: restarts; blue squares: admin operations; yellow bars: pending "
+                 "windows; red rows: witness events; blue rows: admin operations and faults. Hover "
+                 "a mark for its event. trace.json holds the same events (open it in "
+                 "Perfetto).</p>";
+}
+
+// One page: a heading with links to its neighbours, then its chart. Pages are shown one at a
+// time with :target CSS (the `shown` one when no page is the target); without CSS, all are.
+std::string timeline_page(const ReportPage& page, const TimelinePlan& plan, std::size_t index,
+                          bool shown) {
+    RS_ASSERT(index < plan.pages.size());
+    const TimelinePage& window = plan.pages[index];
+    RS_ASSERT(window.rows > 0);
+    TimelineOptions options;
+    options.first_seq = window.first_seq;
+    options.rows_max = window.rows;
+    options.id_suffix = "-p" + std::to_string(index + 1);
+    for (const TimelinePage& any : plan.pages) {
+        for (const TimelinePoint& point : any.points) {
+            (point.kind == PointKind::Failure ? options.highlight : options.marked)
+                .insert(point.seq);
         }
     }
-    TimelineOptions options;
-    options.rows_max = page.timeline_rows;
-    options.highlight = witnesses;
-    options.first_seq = timeline_start(*page.facts, witnesses, options.rows_max);
-    std::string out = "<section id=\"timeline\"><h2>Timeline</h2><p class=\"legend\">Up to " +
-                      std::to_string(options.rows_max) + " events from #" +
-                      std::to_string(options.first_seq) + " of " +
-                      std::to_string(page.facts->events) +
-                      ". Blue arrows: sends (to the take); orange dashed: forwards; dots: "
-                      "messages taken; red crosses: faults and abnormal exits; orange diamonds: "
-                      "restarts; yellow bars: pending windows; red rows: witness events. The "
-                      "whole run is in trace.json (open it in Perfetto).</p>";
-    out += "<div class=\"scroll\">" + timeline_svg(*page.facts, page.labels, options) + "</div>";
-    return out + "</section>";
+    const std::vector<std::string> labels = point_labels(window.points);
+    std::string title = window.start ? "start" : labels.empty() ? "" : labels.front();
+    const std::size_t more = labels.size() - (window.start || labels.empty() ? 0 : 1);
+    title += more > 0 ? " and " + std::to_string(more) + " more" : "";
+    std::string out = "<div class=\"timeline-page" + std::string(shown ? " shown" : "") +
+                      "\" id=\"" + page_id(index) + "\"><h3>Page " + std::to_string(index + 1) +
+                      " of " + std::to_string(plan.pages.size()) + ": " + escape(title) + " (" +
+                      escape(page_span(window)) + ")";
+    if (index > 0) {
+        out += "<a href=\"#" + page_id(index - 1) + "\">\xE2\x86\x90 previous</a>";
+    }
+    if (index + 1 < plan.pages.size()) {
+        out += "<a href=\"#" + page_id(index + 1) + "\">next \xE2\x86\x92</a>";
+    }
+    return out + "</h3><div class=\"scroll\">" + timeline_svg(*page.facts, page.labels, options) +
+           "</div></div>";
+}
+
+std::string timeline_section(const ReportPage& page) {
+    const std::vector<TimelinePoint> points =
+        timeline_points(*page.scenario, *page.result, *page.facts, page.labels);
+    const TimelinePlan plan = plan_timeline(
+        *page.facts, points, std::max<std::size_t>(page.timeline_rows, 1), timeline_pages_max);
+    std::string out = "<section id=\"timeline\"><h2>Timeline</h2>" + timeline_legend(page, plan);
+    if (plan.pages.empty()) {
+        return out + "<p class=\"muted\">No events were kept.</p></section>";
+    }
+    out += timeline_index(plan);
+    // Shown first: the first page with a failure, else the start.
+    std::size_t shown = 0;
+    for (std::size_t index = 0; index < plan.pages.size(); index++) {
+        if (plan.pages[index].has_failure()) {
+            shown = index;
+            break;
+        }
+    }
+    out += "<div class=\"timeline-pages\" id=\"timeline-pages\">";
+    for (std::size_t index = 0; index < plan.pages.size(); index++) {
+        out += timeline_page(page, plan, index, index == shown);
+    }
+    return out + "</div></section>";
 }
 
 } // namespace

@@ -1,10 +1,11 @@
-// The SVG message sequence chart of the HTML report.
+// The SVG message sequence chart of the HTML report (one window of the trace).
 // Part of reports/: uses the collector's facts.
 #include "reports/timeline.hpp"
 
 #include <algorithm>
 #include <vector>
 
+#include "properties/process_names.hpp"
 #include "reports/detail/html_text.hpp"
 #include "sim/assert.hpp"
 
@@ -14,17 +15,33 @@ namespace {
 using detail::escape;
 using detail::shorten;
 
-constexpr int header_height = 46;
 constexpr int row_height = 15;
 constexpr int time_column = 78;
 constexpr int note_column = 190;
+/// Lanes side by side fit in this width; wider labels widen the lanes up to it, then rotate.
+constexpr int lanes_width_max = 1180;
+/// The width of one character of a lane label (bold 11px), in tenths of a pixel: a little
+/// over the average.
+constexpr int label_char_tenths = 75;
+/// Rotated lane labels rise at this angle (degrees) from the lane's top; its sine and cosine
+/// in thousandths (integer layout: the same bytes everywhere).
+constexpr int label_angle = 40;
+constexpr int label_sin_milli = 643;
+constexpr int label_cos_milli = 766;
 
 bool is_shown(const sim::TraceRecord& record) {
     static constexpr std::string_view kinds[] = {
         "send", "forward",     "take",          "spawn",       "spawn_failed",
         "exit", "kill",        "route_restart", "sup_restart", "route_pending",
-        "drop", "send_failed", "fault_kill"};
+        "drop", "send_failed", "fault_kill",    "route_admin", "fault_aim"};
     return std::find(std::begin(kinds), std::end(kinds), record.kind) != std::end(kinds);
+}
+
+// Characters of UTF-8 text (continuation bytes not counted).
+int char_count(const std::string& text) {
+    return static_cast<int>(std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0U) != 0x80U;
+    }));
 }
 
 std::uint64_t uint_field(const sim::TraceRecord& record, std::string_view key) {
@@ -59,18 +76,6 @@ std::uint64_t actor_of(const sim::TraceRecord& record) {
     return uint_field(record, "pid");
 }
 
-// The end of a long lane name (paths differ at their end): "…d:0/#*".
-std::string tail(const std::string& name, std::size_t width_max) {
-    if (name.size() <= width_max) {
-        return name;
-    }
-    std::size_t cut = name.size() - (width_max > 1 ? width_max - 1 : 0);
-    while (cut < name.size() && (static_cast<unsigned char>(name[cut]) & 0xC0U) == 0x80U) {
-        cut++;
-    }
-    return "\xE2\x80\xA6" + name.substr(cut); // U+2026 HORIZONTAL ELLIPSIS
-}
-
 class Chart {
 public:
     Chart(const RunFacts& facts, const std::map<std::uint64_t, std::string>& labels,
@@ -78,6 +83,7 @@ public:
         : facts_(facts), labels_(labels), options_(options) {
         select_rows();
         assign_lanes();
+        lay_out_header();
     }
 
     std::string render() {
@@ -85,10 +91,8 @@ public:
             return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"420\" height=\"30\">"
                    "<text x=\"8\" y=\"20\" font-size=\"13\">No events in this window.</text></svg>";
         }
-        const int width = time_column +
-                          static_cast<int>(lanes_.size() + (has_other_ ? 1 : 0)) * lane_width_ +
-                          note_column;
-        const int height = header_height + static_cast<int>(rows_.size()) * row_height + 12;
+        const int width = time_column + lane_count() * lane_width_ + note_column + overhang_;
+        const int height = header_height_ + static_cast<int>(rows_.size()) * row_height + 12;
         std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" width=\"" +
                           std::to_string(width) + "\" height=\"" + std::to_string(height) +
                           "\" font-family=\"Helvetica, Arial, sans-serif\">";
@@ -104,10 +108,11 @@ public:
 
 private:
     void select_rows() {
-        for (const sim::TraceRecord& record : facts_.records) {
-            if (record.seq < options_.first_seq) {
-                continue;
-            }
+        const auto first = std::lower_bound(
+            facts_.records.begin(), facts_.records.end(), options_.first_seq,
+            [](const sim::TraceRecord& record, std::uint64_t seq) { return record.seq < seq; });
+        for (auto at = first; at != facts_.records.end(); ++at) {
+            const sim::TraceRecord& record = *at;
             if (rows_.size() >= options_.rows_max) {
                 break;
             }
@@ -117,7 +122,7 @@ private:
                 hop_names_[{uint_field(record, route ? "router" : "pool"),
                             uint_field(record, "id")}] = name.empty() ? "discard" : name;
             }
-            if (!is_shown(record) && !options_.highlight.contains(record.seq)) {
+            if (!is_timeline_row(record, options_.highlight)) {
                 continue;
             }
             row_of_seq_[record.seq] = rows_.size();
@@ -147,8 +152,50 @@ private:
                 has_other_ = true;
             }
         }
-        const std::size_t count = lanes_.size() + (has_other_ ? 1 : 0);
-        lane_width_ = std::clamp(980 / static_cast<int>(std::max<std::size_t>(count, 1)), 64, 150);
+        lane_width_ = std::clamp(980 / std::max(lane_count(), 1), 64, 150);
+    }
+
+    int lane_count() const { return static_cast<int>(lanes_.size() + (has_other_ ? 1 : 0)); }
+
+    // The lane's label, in full: its path (or registered name); its PID is drawn under it.
+    std::string lane_name(std::uint64_t pid) const {
+        const auto label = labels_.find(pid);
+        return label == labels_.end() ? "pid" : label->second;
+    }
+
+    // Labels side by side when they fit (widening the lanes up to lanes_width_max), else
+    // rotated by label_angle above their lanes, with the header as tall as the longest needs.
+    void lay_out_header() {
+        int longest = has_other_ ? label_width("other processes") : 0;
+        for (const auto& [pid, lane] : lanes_) {
+            longest = std::max(longest, label_width(lane_name(pid)));
+        }
+        const int needed = longest + 10;
+        if (needed > lane_width_ && needed * lane_count() <= lanes_width_max) {
+            lane_width_ = needed;
+        }
+        if (needed <= lane_width_) {
+            header_height_ = 46;
+            return;
+        }
+        rotated_ = true;
+        header_height_ = 40 + (longest * label_sin_milli + 999) / 1000;
+        // A rotated label reaches right of its lane; the last ones may pass the note column.
+        const int right = time_column + lane_count() * lane_width_ + note_column;
+        const auto reach = [&](int x, const std::string& name) {
+            return x + (label_width(name) * label_cos_milli + 999) / 1000 - right;
+        };
+        for (const auto& [pid, lane] : lanes_) {
+            overhang_ = std::max(overhang_, reach(lane_x(pid), lane_name(pid)));
+        }
+        if (has_other_) {
+            overhang_ = std::max(overhang_, reach(lane_x(0), "other processes"));
+        }
+    }
+
+    // The width in pixels a lane label takes, a little over the average.
+    static int label_width(const std::string& name) {
+        return (char_count(name) * label_char_tenths + 9) / 10;
     }
 
     int lane_x(std::uint64_t pid) const {
@@ -157,25 +204,31 @@ private:
         return time_column + static_cast<int>(lane) * lane_width_ + lane_width_ / 2;
     }
 
-    static int row_y(std::size_t row) {
-        return header_height + static_cast<int>(row) * row_height + row_height / 2;
+    int row_y(std::size_t row) const {
+        return header_height_ + static_cast<int>(row) * row_height + row_height / 2;
     }
 
-    static std::string defs() {
-        return "<defs><marker id=\"rs-arrow\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
+    std::string defs() const {
+        const std::string& id = options_.id_suffix;
+        return "<defs><marker id=\"rs-arrow" + id +
+               "\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
                "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" "
-               "fill=\"#1f6feb\"/></marker><marker id=\"rs-arrow-fwd\" viewBox=\"0 0 8 8\" "
+               "fill=\"#1f6feb\"/></marker><marker id=\"rs-arrow-fwd" +
+               id +
+               "\" viewBox=\"0 0 8 8\" "
                "refX=\"7\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path "
                "d=\"M0,0 L8,4 L0,8 z\" fill=\"#c77700\"/></marker></defs>";
     }
 
     void draw_highlights(std::string& out, int width) const {
         for (std::size_t row = 0; row < rows_.size(); row++) {
-            if (options_.highlight.contains(rows_[row]->seq)) {
-                out += "<rect class=\"witness\" x=\"0\" y=\"" +
-                       std::to_string(row_y(row) - row_height / 2) + "\" width=\"" +
-                       std::to_string(width) + "\" height=\"" + std::to_string(row_height) +
-                       "\" fill=\"#ffd6d6\"/>";
+            const bool witness = options_.highlight.contains(rows_[row]->seq);
+            if (witness || options_.marked.contains(rows_[row]->seq)) {
+                out += std::string("<rect class=\"") + (witness ? "witness" : "point") +
+                       "\" x=\"0\" y=\"" + std::to_string(row_y(row) - row_height / 2) +
+                       "\" width=\"" + std::to_string(width) + "\" height=\"" +
+                       std::to_string(row_height) + "\" fill=\"" +
+                       (witness ? "#ffd6d6" : "#dde8ff") + "\"/>";
             }
         }
     }
@@ -208,9 +261,7 @@ private:
     void draw_lanes(std::string& out, int height) const {
         std::vector<std::pair<std::uint64_t, std::size_t>> lanes(lanes_.begin(), lanes_.end());
         for (const auto& [pid, lane] : lanes) {
-            const auto label = labels_.find(pid);
-            const std::string name = label == labels_.end() ? "pid" : label->second;
-            draw_lane(out, lane_x(pid), height, name, "<" + std::to_string(pid) + ">");
+            draw_lane(out, lane_x(pid), height, lane_name(pid), properties::pid_part(pid));
         }
         if (has_other_) {
             draw_lane(out, lane_x(0), height, "other processes", "");
@@ -219,18 +270,26 @@ private:
 
     void draw_lane(std::string& out, int x, int height, const std::string& name,
                    const std::string& pid) const {
-        const std::size_t chars = static_cast<std::size_t>(std::max(lane_width_ / 7, 6));
-        out += "<line x1=\"" + std::to_string(x) + "\" y1=\"" + std::to_string(header_height - 4) +
-               "\" x2=\"" + std::to_string(x) + "\" y2=\"" + std::to_string(height - 6) +
+        const std::string x_text = std::to_string(x);
+        out += "<line x1=\"" + x_text + "\" y1=\"" + std::to_string(header_height_ - 4) +
+               "\" x2=\"" + x_text + "\" y2=\"" + std::to_string(height - 6) +
                "\" stroke=\"#c8c8c8\" stroke-dasharray=\"3 3\"/>";
-        out += "<text x=\"" + std::to_string(x) +
-               "\" y=\"16\" font-size=\"11\" "
-               "text-anchor=\"middle\" font-weight=\"bold\"><title>" +
-               escape(name) + "</title>" + escape(tail(name, chars)) + "</text>";
-        out += "<text x=\"" + std::to_string(x) +
-               "\" y=\"30\" font-size=\"9\" "
-               "text-anchor=\"middle\" fill=\"#666\">" +
-               escape(pid) + "</text>";
+        const std::string title =
+            "<title>" + escape(name + (pid.empty() ? "" : " " + pid)) + "</title>";
+        if (rotated_) {
+            const std::string y_text = std::to_string(header_height_ - 28);
+            out += "<text class=\"lane\" x=\"" + x_text + "\" y=\"" + y_text +
+                   "\" font-size=\"11\" font-weight=\"bold\" transform=\"rotate(-" +
+                   std::to_string(label_angle) + " " + x_text + " " + y_text + ")\">" + title +
+                   escape(name) + "</text>";
+        } else {
+            out += "<text class=\"lane\" x=\"" + x_text +
+                   "\" y=\"16\" font-size=\"11\" text-anchor=\"middle\" font-weight=\"bold\">" +
+                   title + escape(name) + "</text>";
+        }
+        out += "<text x=\"" + x_text + "\" y=\"" +
+               std::to_string(header_height_ - (rotated_ ? 12 : 16)) +
+               "\" font-size=\"9\" text-anchor=\"middle\" fill=\"#666\">" + escape(pid) + "</text>";
     }
 
     void draw_row(std::string& out, std::size_t row) const;
@@ -249,6 +308,11 @@ private:
     std::map<std::uint64_t, std::size_t> lanes_;
     bool has_other_ = false;
     int lane_width_ = 120;
+    /// Lane labels rotated (they do not fit side by side), the header's height, and how far
+    /// the last rotated label reaches beyond the note column.
+    bool rotated_ = false;
+    int header_height_ = 46;
+    int overhang_ = 0;
 };
 
 void Chart::draw_row(std::string& out, std::size_t row) const {
@@ -287,6 +351,13 @@ void Chart::draw_row(std::string& out, std::size_t row) const {
     } else if (kind == "drop" || kind == "send_failed") {
         draw_mark(out, row, "cross", "#c62828",
                   kind + " " + record.text("reason") + record.text("err"));
+    } else if (kind == "route_admin") {
+        draw_mark(out, row, "square", "#1f6feb",
+                  "admin " + record.text("op") + "_route " + record.text("name") + ": " +
+                      record.text("result"));
+    } else if (kind == "fault_aim") {
+        draw_mark(out, row, "cross", "#c62828",
+                  "fault: aimed " + record.text("what") + " " + record.text("name"));
     } else {
         // Any other event is drawn only as a witness of a violation: name it.
         draw_mark(out, row, "square", "#59636e", kind + " " + record.text("name"));
@@ -310,8 +381,9 @@ void Chart::draw_message(std::string& out, std::size_t row, const sim::TraceReco
            std::to_string(x2) + "\" y2=\"" + std::to_string(y2) + "\" stroke=\"" +
            (forward ? "#c77700" : "#1f6feb") + "\" stroke-width=\"1.2\"" +
            (forward ? " stroke-dasharray=\"5 3\"" : "") + (landed ? "" : " opacity=\"0.6\"") +
-           " marker-end=\"url(#" + (forward ? "rs-arrow-fwd" : "rs-arrow") + ")\"><title>" +
-           escape("#" + std::to_string(record.seq) + " " + record.to_json()) + "</title></line>";
+           " marker-end=\"url(#" + (forward ? "rs-arrow-fwd" : "rs-arrow") + options_.id_suffix +
+           ")\"><title>" + escape("#" + std::to_string(record.seq) + " " + record.to_json()) +
+           "</title></line>";
     std::string type = record.text("msg");
     if (forward) {
         const auto hop = hop_names_.find({from, uint_field(record, "id")});
@@ -359,25 +431,8 @@ std::string timeline_svg(const RunFacts& facts, const std::map<std::uint64_t, st
     return Chart(facts, labels, options).render();
 }
 
-std::uint64_t timeline_start(const RunFacts& facts, const std::set<std::uint64_t>& highlight,
-                             std::size_t rows_max) {
-    if (highlight.empty()) {
-        return 0;
-    }
-    const std::uint64_t witness = *highlight.begin();
-    std::vector<std::uint64_t> before;
-    for (const sim::TraceRecord& record : facts.records) {
-        if (record.seq >= witness) {
-            break;
-        }
-        if (is_shown(record)) {
-            before.push_back(record.seq);
-        }
-    }
-    if (before.size() < rows_max * 2 / 3) {
-        return 0;
-    }
-    return before[before.size() - rows_max / 3];
+bool is_timeline_row(const sim::TraceRecord& record, const std::set<std::uint64_t>& highlight) {
+    return is_shown(record) || highlight.contains(record.seq);
 }
 
 } // namespace routesim::reports
