@@ -301,6 +301,17 @@ std::string timeline_page(const ReportPage& page, const TimelinePlan& plan, std:
                 .insert(point.seq);
         }
     }
+    // Every witness is highlighted, also those of a failure its page lists once.
+    for (const properties::Violation& violation : page.result->violations) {
+        for (const properties::Witness& witness : violation.witnesses) {
+            options.highlight.insert(witness.seq);
+        }
+    }
+    for (const scenarios::Check& check : page.result->checks) {
+        for (const properties::Witness& witness : check.witnesses) {
+            options.highlight.insert(witness.seq);
+        }
+    }
     const std::vector<std::string> labels = point_labels(window.points);
     std::string title = window.start ? "start" : labels.empty() ? "" : labels.front();
     const std::size_t more = labels.size() - (window.start || labels.empty() ? 0 : 1);

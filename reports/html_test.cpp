@@ -124,6 +124,34 @@ TEST(HtmlReport, ShowsSupervisorsPoolsAndTheIntensityCause) {
     EXPECT_NE(html.find("<th colspan=\"2\">runtime messages sent</th>"), std::string::npos);
 }
 
+TEST(HtmlReport, AFailedExpectationListsItsDecidingEventsUnderIt) {
+    // The planted race under the seed that fails it, run as `routesim report` runs it.
+    auto loaded = scenarios::load_scenario_file(
+        std::string(ROUTESIM_SOURCE_DIR) + "/scenarios/races/call-during-pending-replace.json");
+    ASSERT_TRUE(loaded.has_value());
+    const scenarios::Scenario scenario = loaded.value();
+    scenarios::RunSettings settings;
+    settings.seed = 7;
+    settings.scheduler = sim::Policy::Random;
+    settings.explain_checks = true;
+    const CollectedRun run = run_collected(scenario, settings);
+    ASSERT_FALSE(run.result.passed());
+    const TopologyGraph graph = build_run_topology(scenario, run.result, run.facts);
+    ReportPage page{
+        .scenario = &scenario, .result = &run.result, .facts = &run.facts, .graph = &graph};
+    page.labels = process_labels(scenario, run.facts);
+    const std::string html = render_html(page);
+    EXPECT_EQ(tag_balance_error(html), "");
+    const std::size_t row = html.find("<td>clients.client:1.errors.gen.ErrTimeout</td>");
+    ASSERT_NE(row, std::string::npos);
+    const std::size_t events = html.find("deciding events:", row);
+    ASSERT_NE(events, std::string::npos);
+    EXPECT_NE(html.find("<code>#25 @51ms call_result caller=client:1 &lt;\u20261003&gt; ref=1 "
+                        "outcome=gen.ErrTimeout</code>",
+                        events),
+              std::string::npos);
+}
+
 TEST(HtmlReport, WithoutGraphvizSaysWhyInsteadOfThePicture) {
     const Fixture fixture("content-dispatch");
     const std::string html = render_html(fixture.page());
@@ -156,6 +184,13 @@ TEST(HtmlReport, ReproducerOpensWithTheViolationAndItsWitnesses) {
         highlighted++;
     }
     EXPECT_EQ(highlighted, 2U); // both witness rows in the timeline
+    // One failure with two witnesses on one page has one entry in the pages' index.
+    std::size_t entries = 0;
+    for (std::size_t at = html.find(">failure: pair_fifo at "); at != std::string::npos;
+         at = html.find(">failure: pair_fifo at ", at + 1)) {
+        entries++;
+    }
+    EXPECT_EQ(entries, 1U);
 }
 
 // The replay hint is the command the CLI gives (with every flag that changed the run), or

@@ -146,8 +146,15 @@ Windows place_points(const std::vector<const sim::TraceRecord*>& rows, std::uint
             [](const sim::TraceRecord* record, std::uint64_t seq) { return record->seq < seq; });
         const auto row = std::min(static_cast<std::size_t>(found - rows.begin()), rows.size() - 1);
         if (row < windows.spans.back().second) {
-            plan.merged += windows.held.back().empty() ? 0U : 1U;
-            windows.held.back().push_back(point);
+            std::vector<TimelinePoint>& held = windows.held.back();
+            const bool listed = point.kind == PointKind::Failure &&
+                                std::any_of(held.begin(), held.end(), [&](const TimelinePoint& p) {
+                                    return p.kind == point.kind && p.text == point.text;
+                                });
+            if (!listed) { // another witness of a failure the page lists already: no new entry
+                plan.merged += held.empty() ? 0U : 1U;
+                held.push_back(point);
+            }
             continue;
         }
         const std::size_t first =
