@@ -280,8 +280,9 @@ MessageTracker::check_sender(const HopEvent& hop, const sim::TraceEvent& event, 
         "message " + std::to_string(hop.id) + " arrived with From " + pid_text(hop.from, names_) +
             " instead of the original sender " + pid_text(item.origin_from, names_),
         {Witness{item.origin_seq, item.origin_at,
-                 "send id=" + std::to_string(hop.id) + " from=" + std::to_string(item.origin_from) +
-                     " to=" + std::to_string(item.origin_to)},
+                 "send id=" + std::to_string(hop.id) +
+                     " from=" + pid_field_text(item.origin_from, names_) +
+                     " to=" + pid_field_text(item.origin_to, names_)},
          witness_of(event, names_)});
 }
 

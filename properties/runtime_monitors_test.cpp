@@ -286,7 +286,14 @@ TEST(PairFifoMonitor, CatchesAReorderedPair) {
     EXPECT_EQ(b.m.pair_fifo->violations()[0].explanation,
               "message 2 from <\u202610> was taken by <\u202620> before message 1 sent earlier on "
               "the same pair");
-    EXPECT_EQ(b.m.pair_fifo->violations()[0].witnesses.size(), 3U);
+    // The witnesses: the earlier send, the later one, and the take that overtook (the pids
+    // are named as far as the view knows them: no spawn here, so by PID alone).
+    const std::vector<Witness>& witnesses = b.m.pair_fifo->violations()[0].witnesses;
+    ASSERT_EQ(witnesses.size(), 3U);
+    EXPECT_EQ(witnesses[0].text, "send id=1 from=<\u202610> to=<\u202620> queue=2");
+    EXPECT_EQ(witnesses[1].text, "send id=2 from=<\u202610> to=<\u202620> queue=2");
+    EXPECT_EQ(witnesses[2].text, "take pid=<\u202620> id=2 queue=2 type=0 from=<\u202610>");
+    EXPECT_EQ(witnesses[2].seq, 2U);
 }
 
 TEST(PairFifoMonitor, AllowsOvertakingAcrossQueues) {
@@ -507,6 +514,12 @@ TEST(CallOutcomeMonitor, CatchesACallThatEndsTwiceOrNever) {
               "call ref 1 of <\u202610> ended although it was not open (ended twice?)");
     EXPECT_EQ(violations[1].explanation,
               "call ref 2 of <\u202610> never ended (no response, error or timeout)");
+    // Each names the event that decides it: the second result, and the call left open.
+    ASSERT_EQ(violations[0].witnesses.size(), 1U);
+    EXPECT_EQ(violations[0].witnesses[0].text, "call_result caller=<\u202610> ref=1 outcome=ok");
+    EXPECT_EQ(violations[0].witnesses[0].seq, 2U);
+    ASSERT_EQ(violations[1].witnesses.size(), 1U);
+    EXPECT_EQ(violations[1].witnesses[0].text, "call caller=<\u202610> ref=2 timeout_ns=5");
 }
 
 TEST(MonitorSet, StopsTheWorldOnTheFirstViolation) {
