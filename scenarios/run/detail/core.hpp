@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,10 +61,11 @@ struct CheckSubject {
         Inspect,     ///< `inspect`: its exit and its children's spawns and exits, else its takes
     };
     Topic topic = Topic::None;
-    /// The target as the file writes it: a process, router or client.
-    std::string target;
+    /// The target as the file writes it: a process, router or client. Views of the
+    /// scenario's own strings (which outlive the run): a check costs no copy for them.
+    std::string_view target;
     /// Route: the route; RouteFailed: the reason; ClientError: the error; else "".
-    std::string name;
+    std::string_view name;
 };
 
 /// The checked expectations of a run, in the order they were made (timeline outcomes as

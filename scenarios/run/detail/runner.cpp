@@ -130,7 +130,8 @@ void Runner::make_witness_queries() {
         }
         witness_queries_.push_back(WitnessQuery{
             i, subjects[i].topic,
-            expectations_.pids_named(subjects[i].target, monitors_->set.view()), subjects[i].name});
+            expectations_.pids_named(std::string(subjects[i].target), monitors_->set.view()),
+            std::string(subjects[i].name)});
     }
 }
 
