@@ -66,6 +66,17 @@ public:
     NodeStats& stats_by_path(const std::string& path) { return stats_[path]; }
     /// Every node's statistics, by node path.
     const std::map<std::string, NodeStats>& all_stats() const { return stats_; }
+    /// Every PID the node at `path` ran, in spawn order (none when it never started).
+    const std::vector<runtime::PID>& incarnations(const std::string& path) const {
+        static const std::vector<runtime::PID> none;
+        const auto found = stats_.find(path);
+        return found == stats_.end() ? none : found->second.incarnations;
+    }
+    /// The node's latest PID, or nullptr when it never started.
+    const runtime::PID* latest(const std::string& path) const {
+        const std::vector<runtime::PID>& pids = incarnations(path);
+        return pids.empty() ? nullptr : &pids.back();
+    }
     /// Counts one more Init of `spec` and returns the count so far (1 for the first). Counted
     /// per spec node, not per path: a worker spec given in an add_route / replace_route action
     /// or admin message shares its path with the spec it replaces but counts its own Inits

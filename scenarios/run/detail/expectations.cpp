@@ -75,12 +75,8 @@ std::uint64_t Expectations::route_restarts(const std::string& router, std::strin
 std::uint64_t Expectations::route_restarts(const Node& router, std::string_view name) const {
     // scenarios/FORMAT.md `expect.routes`: restarts over the whole run, every incarnation of
     // the router, also after the route was removed or the router died.
-    const auto stats = links_.specs.all_stats().find(router.path);
-    if (stats == links_.specs.all_stats().end()) {
-        return 0;
-    }
     std::uint64_t total = 0;
-    for (const runtime::PID& pid : stats->second.incarnations) {
+    for (const runtime::PID& pid : links_.specs.incarnations(router.path)) {
         total += links_.tally.restarts(pid.id, name);
     }
     return total;
@@ -101,11 +97,8 @@ std::vector<std::uint64_t> Expectations::pids_named(const std::string& target,
         pids.push_back(pid->id);
     }
     if (const Node* spec = spec_of_target(target)) {
-        const auto stats = links_.specs.all_stats().find(spec->path);
-        if (stats != links_.specs.all_stats().end()) {
-            for (const runtime::PID& pid : stats->second.incarnations) {
-                pids.push_back(pid.id);
-            }
+        for (const runtime::PID& pid : links_.specs.incarnations(spec->path)) {
+            pids.push_back(pid.id);
         }
     }
     for (const properties::ProcessView& process : view.processes()) {
@@ -134,11 +127,7 @@ std::uint64_t Expectations::processed(const std::string& target) const {
         return 0;
     }
     std::uint64_t total = 0;
-    auto stats = links_.specs.all_stats().find(spec->path);
-    if (stats == links_.specs.all_stats().end()) {
-        return 0;
-    }
-    for (const runtime::PID& pid : stats->second.incarnations) {
+    for (const runtime::PID& pid : links_.specs.incarnations(spec->path)) {
         total += links_.tally.taken(pid.id);
     }
     return total;
@@ -292,9 +281,8 @@ RouterSummary Expectations::summarise_router(const Node& spec) const {
     RouterSummary summary;
     summary.path = spec.path;
     summary.route_failed = links_.routers.route_failed(spec.path);
-    const auto stats = links_.specs.all_stats().find(spec.path);
-    if (stats != links_.specs.all_stats().end() && !stats->second.incarnations.empty()) {
-        const runtime::PID pid = stats->second.incarnations.back();
+    if (const runtime::PID* latest = links_.specs.latest(spec.path)) {
+        const runtime::PID pid = *latest;
         summary.pid = properties::pid_part(pid);
         runtime::act::Router* router = router_of(node_, pid);
         summary.alive = router != nullptr;

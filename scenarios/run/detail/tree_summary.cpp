@@ -38,15 +38,6 @@ struct Names {
     }
 };
 
-// The latest incarnation of the node at `path`, or none.
-const runtime::PID* latest(const SpecIndex& specs, const std::string& path) {
-    const auto found = specs.all_stats().find(path);
-    if (found == specs.all_stats().end() || found->second.incarnations.empty()) {
-        return nullptr;
-    }
-    return &found->second.incarnations.back();
-}
-
 // The last segment of a node path (a supervisor child's name).
 std::string last_segment(const std::string& path) {
     const std::size_t slash = path.rfind('/');
@@ -63,7 +54,7 @@ ChildRow child_row(const Node& child, const SpecIndex& specs, const TopologyView
             }
         }
     }
-    const runtime::PID* pid = latest(specs, child.path);
+    const runtime::PID* pid = specs.latest(child.path);
     if (pid == nullptr) {
         return row;
     }
@@ -98,7 +89,7 @@ SupervisorSummary summarise_supervisor(const Node& spec, const SpecIndex& specs,
         .intensity = spec.supervisor.intensity == 0 ? 5 : spec.supervisor.intensity,
         .period = spec.supervisor.period == sim::Duration::zero() ? sim::Duration::seconds(5)
                                                                   : spec.supervisor.period};
-    const runtime::PID* pid = latest(specs, spec.path);
+    const runtime::PID* pid = specs.latest(spec.path);
     const properties::SupervisorView* sup = pid == nullptr ? nullptr : view.supervisor(pid->id);
     if (pid != nullptr) {
         summary.pid = properties::pid_part(*pid);
@@ -124,7 +115,7 @@ SupervisorSummary summarise_supervisor(const Node& spec, const SpecIndex& specs,
 
 PoolSummary summarise_pool(const Node& spec, const SpecIndex& specs, const TopologyView& view) {
     PoolSummary summary{.path = spec.path, .size = effective_pool_size(spec.pool.size)};
-    const runtime::PID* pid = latest(specs, spec.path);
+    const runtime::PID* pid = specs.latest(spec.path);
     if (pid == nullptr) {
         return summary;
     }
