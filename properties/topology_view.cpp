@@ -606,6 +606,11 @@ void TopologyView::on_route_admin(const ev::RouteAdmin& admin, const sim::TraceE
         break;
     case RouteOp::Add:
         return;
+    case RouteOp::Enable:
+        if (route->state != RouteState::Disabled) {
+            return; // R32: enabling a running or dead route changes nothing
+        }
+        [[fallthrough]];
     default: // enable, replace, respawn: a fresh worker when one was spawned
         route->state = spawned != 0 ? RouteState::Running : RouteState::Dead;
         route->worker = spawned;

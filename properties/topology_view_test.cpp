@@ -133,6 +133,29 @@ TEST(TopologyView, FollowsRestartsRemovalsAndAWorkersExit) {
     EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::PendingDisable);
 }
 
+TEST(TopologyView, EnablingARouteThatIsNotDisabledChangesNothing) {
+    // R32: enable_route answers ok on a running or a dead route and leaves it as it is; on a
+    // disabled one it spawns a fresh worker.
+    Fixture f;
+    f.hand.spawn(1001, 1, "Router");
+    f.hand.spawn(1002, 1001);
+    f.hand.route_init(1001, "a", 1002);
+    f.hand.route_admin(1001, "enable", "a", "ok");
+    EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::Running);
+    EXPECT_EQ(f.view.router(1001)->route("a")->worker, 1002U);
+    f.hand.exit(1002);
+    f.hand.take(1001, 50, 0, 3, 1002); // the worker's exit signal: no restart, Dead (R23)
+    ASSERT_EQ(f.view.router(1001)->route("a")->state, RouteState::Dead);
+    f.hand.route_admin(1001, "enable", "a", "ok");
+    EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::Dead);
+    f.hand.route_admin(1001, "disable", "a", "ok");
+    ASSERT_EQ(f.view.router(1001)->route("a")->state, RouteState::Disabled);
+    f.hand.spawn(1003, 1001);
+    f.hand.route_admin(1001, "enable", "a", "ok");
+    EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::Running);
+    EXPECT_EQ(f.view.router(1001)->route("a")->worker, 1003U);
+}
+
 TEST(TopologyView, CountsASupervisorsRestartWindow) {
     Fixture f;
     f.hand.spawn(1001, 1, "Supervisor");
