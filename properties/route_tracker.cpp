@@ -34,12 +34,6 @@ std::string state_phrase(RouteState state) {
     }
 }
 
-bool takes_no_messages(RouteState state) {
-    // R14, R15: a disabled route, or one pending disable or remove, is not forwarded to.
-    return state == RouteState::Disabled || state == RouteState::PendingDisable ||
-           state == RouteState::PendingRemove;
-}
-
 } // namespace
 
 Witness RouteTracker::LastForward::witness(std::uint64_t by, const TopologyView* names) const {
@@ -105,17 +99,15 @@ std::size_t RouteTracker::route_index(const Router& router, std::string_view nam
 
 std::size_t RouteTracker::named_route(Router& router, const ev::Text& text) {
     const std::string_view name = text.text;
-    for (std::size_t index = 0; index < router.routes.size(); index++) {
-        const Route& route = router.routes[index];
-        if (route.seen_text == name.data() && route.seen_hash == text.hash &&
-            route.name.size() == name.size()) {
-            return index; // same hash and address: the same text (as is_kind trusts)
-        }
+    const std::uint64_t hash = text.hash;
+    NameCache& cached = router.names[hash & (name_cache_size - 1)];
+    if (cached.text == name.data() && cached.hash == hash && cached.size == name.size()) {
+        RS_ASSERT(cached.index < router.routes.size());
+        return cached.index; // same hash and address: the same text (as is_kind trusts)
     }
     const std::size_t found = route_index(router, name);
     if (found != no_route) {
-        router.routes[found].seen_hash = text.hash;
-        router.routes[found].seen_text = name.data();
+        cached = NameCache{hash, name.data(), name.size(), found};
     }
     return found;
 }
@@ -145,6 +137,7 @@ RouteTracker::Router& RouteTracker::add_router(std::uint64_t pid) {
     Router& made = routers_[routers_used_++];
     made.pid = pid;
     made.routes.clear(); // keeps its allocation
+    made.names.fill(NameCache{});
     made.fresh_spawn = 0;
     made.last_forward.reset();
     made.before.reset();
@@ -415,6 +408,7 @@ void RouteTracker::set_worker(Router& router, std::uint64_t pid, std::size_t sel
 void RouteTracker::erase_route(Router& router, std::size_t index) {
     RS_ASSERT(index < router.routes.size());
     router.routes.erase(router.routes.begin() + static_cast<std::ptrdiff_t>(index)); // R27
+    router.names.fill(NameCache{}); // later entries moved up: no cached index stays true
 }
 
 void RouteTracker::on_route_init(const ev::RouteInit& init, const sim::TraceEvent& event,
@@ -441,7 +435,7 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const ev::Route& 
     }
     Route& route = router.routes[found];
     if (routed.resolution == ev::Resolution::Owned) {
-        check_owned(router, pid, route.name, route, routed, event, out);
+        check_owned(router, pid, route, routed, event, out);
         return;
     }
     if (routed.resolution == ev::Resolution::Failed && routed.worker == 0 &&
@@ -453,20 +447,18 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const ev::Route& 
     }
 }
 
-void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_view name,
-                               const Route& route, const ev::Route& routed,
-                               const sim::TraceEvent& event, std::vector<Finding>& out) {
+// Out of line: the owned route events that break no check never come here.
+[[gnu::noinline]] void RouteTracker::report_owned(Router& router, std::uint64_t pid,
+                                                  const Route& route, const ev::Route& routed,
+                                                  const sim::TraceEvent& event, OwnedChecks found,
+                                                  std::vector<Finding>& out) {
     const std::uint64_t id = routed.id;
     const std::uint64_t worker = routed.worker;
-    const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
-    const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
-                             takes_no_messages(route.state) && router.forward_reported != id;
-    const bool stale = wants(RouteCheck::StaleWorker) && worker != route.worker;
-    const bool mismatch =
-        wants(RouteCheck::ForwardMismatch) && (!forwarded || router.last_forward->to != worker);
-    if (!to_disabled && !stale && !mismatch) {
-        return; // the hot path: no text is built
-    }
+    const std::string_view name = route.name;
+    const bool forwarded = found.forwarded;
+    const bool to_disabled = found.to_disabled;
+    const bool stale = found.stale;
+    const bool mismatch = found.mismatch;
     std::vector<Witness> witnesses{route.since.witness(names_)};
     if (forwarded) {
         witnesses.push_back(router.last_forward->witness(pid, names_));

@@ -129,11 +129,7 @@ private:
         bool owns_worker = false;   // the route `worker` was last recorded for (see worker_route)
         bool worker_exited = false; // the recorded worker's exit event was seen
         bool worker_killed = false; // Node.Kill made it a Zombee: not alive, exit still to come
-        // The name text a route event last named it with, by hash and address: the emitter
-        // names routes with interned atoms, so the same route arrives with the same text.
-        std::uint64_t seen_hash = 0;
-        const char* seen_text = nullptr;
-        KeptWitness since; // the event that gave the route its state or worker
+        KeptWitness since;          // the event that gave the route its state or worker
     };
     struct Before { // a route as it was when a management call began
         std::string name;
@@ -151,9 +147,19 @@ private:
         Witness witness(std::uint64_t by, const TopologyView* names) const; // as describe_event
     };
     using RouteTable = std::vector<Route>; // table order (R5, R27, R30); tables are short
+    // A route name last seen in a route event, by the text's hash and address: the emitter
+    // names routes with interned atoms, so the same route arrives with the same text.
+    struct NameCache {
+        std::uint64_t hash = 0;
+        const char* text = nullptr;
+        std::size_t size = 0;
+        std::size_t index = 0; // into routes
+    };
+    static constexpr std::size_t name_cache_size = 16;
     struct Router {
         std::uint64_t pid = 0;
         RouteTable routes;
+        std::array<NameCache, name_cache_size> names{}; // cleared when a route is erased
         std::uint64_t fresh_spawn = 0; // last worker spawned by the router in this step
         std::optional<LastForward> last_forward;
         std::optional<Before> before;       // set by a route_pending inside a management call
@@ -214,9 +220,36 @@ private:
                         std::vector<Finding>& out);
     void on_route(Router& router, std::uint64_t pid, const runtime::ev::Route& route,
                   const sim::TraceEvent& event, std::vector<Finding>& out);
-    void check_owned(Router& router, std::uint64_t pid, std::string_view name, const Route& route,
+    /// The checks of an owned route event; the findings are worded out of line.
+    void check_owned(Router& router, std::uint64_t pid, const Route& route,
                      const runtime::ev::Route& routed, const sim::TraceEvent& event,
-                     std::vector<Finding>& out);
+                     std::vector<Finding>& out) {
+        const std::uint64_t id = routed.id;
+        const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
+        const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
+                                 takes_no_messages(route.state) && router.forward_reported != id;
+        const bool stale = wants(RouteCheck::StaleWorker) && routed.worker != route.worker;
+        const bool mismatch = wants(RouteCheck::ForwardMismatch) &&
+                              (!forwarded || router.last_forward->to != routed.worker);
+        if (to_disabled || stale || mismatch) { // the hot path builds no text
+            report_owned(router, pid, route, routed, event,
+                         {forwarded, to_disabled, stale, mismatch}, out);
+        }
+    }
+    struct OwnedChecks { // what check_owned found
+        bool forwarded = false;
+        bool to_disabled = false;
+        bool stale = false;
+        bool mismatch = false;
+    };
+    void report_owned(Router& router, std::uint64_t pid, const Route& route,
+                      const runtime::ev::Route& routed, const sim::TraceEvent& event,
+                      OwnedChecks found, std::vector<Finding>& out);
+    /// R14, R15: a disabled route, or one pending disable or remove, is not forwarded to.
+    static bool takes_no_messages(RouteState state) {
+        return state == RouteState::Disabled || state == RouteState::PendingDisable ||
+               state == RouteState::PendingRemove;
+    }
     void on_restart(Router& router, std::uint64_t pid, const runtime::ev::RouteRestart& restart,
                     const sim::TraceEvent& event, std::vector<Finding>& out);
     void on_pending(Router& router, std::uint64_t pid, const runtime::ev::RoutePending& pending,
