@@ -212,7 +212,13 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
         on_route_init(*init, event, out); // adds the router if new
         return init->router;
     }
-    case EventKind::Route:
+    case EventKind::Route: // the most common route event: straight to its handler
+        if (const ev::Route* route = decodes.get<ev::Route>(event)) {
+            if (Router* router = find_router(route->router.value)) {
+                on_route(*router, route->router.value, *route, event, out);
+            }
+        }
+        return 0;
     case EventKind::RouteRestart:
     case EventKind::RoutePending:
     case EventKind::RouteAdmin:
@@ -226,13 +232,7 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
 void RouteTracker::on_route_event(EventKind kind, const sim::TraceEvent& event,
                                   EventDecodes& decodes, std::vector<Finding>& out) {
     // Each kind is decoded once; its router field says whose table it changes.
-    if (kind == EventKind::Route) {
-        if (const ev::Route* route = decodes.get<ev::Route>(event)) {
-            if (Router* router = find_router(route->router.value)) {
-                on_route(*router, route->router.value, *route, event, out);
-            }
-        }
-    } else if (kind == EventKind::RouteRestart) {
+    if (kind == EventKind::RouteRestart) {
         if (const ev::RouteRestart* restart = decodes.get<ev::RouteRestart>(event)) {
             if (Router* router = find_router(restart->router)) {
                 on_restart(*router, restart->router, *restart, event, out);

@@ -215,7 +215,8 @@ private:
                     const sim::TraceEvent& event, std::vector<Finding>& out);
     void on_route_init(const runtime::ev::RouteInit& init, const sim::TraceEvent& event,
                        std::vector<Finding>& out);
-    /// The route events of a router: decoded, then handed to the handler of their kind.
+    /// The route events of a router other than `route`: decoded, then handed to the handler of
+    /// their kind.
     void on_route_event(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes,
                         std::vector<Finding>& out);
     void on_route(Router& router, std::uint64_t pid, const runtime::ev::Route& route,
