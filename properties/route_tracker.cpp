@@ -34,12 +34,6 @@ std::string state_phrase(RouteState state) {
     }
 }
 
-bool takes_no_messages(RouteState state) {
-    // R14, R15: a disabled route, or one pending disable or remove, is not forwarded to.
-    return state == RouteState::Disabled || state == RouteState::PendingDisable ||
-           state == RouteState::PendingRemove;
-}
-
 } // namespace
 
 Witness RouteTracker::LastForward::witness(std::uint64_t by, const TopologyView* names) const {
@@ -51,73 +45,134 @@ Witness RouteTracker::LastForward::witness(std::uint64_t by, const TopologyView*
 
 // -- queries ------------------------------------------------------------------------------
 
+const RouteTracker::Router* RouteTracker::held(std::uint64_t pid) const {
+    auto found =
+        std::lower_bound(held_.begin(), held_.end(), pid,
+                         [](const auto& entry, std::uint64_t key) { return entry.first < key; });
+    return found == held_.end() || found->first != pid ? nullptr : found->second;
+}
+
+std::uint64_t RouteTracker::watcher_of(std::uint64_t worker) const {
+    auto found =
+        std::lower_bound(watched_.begin(), watched_.end(), worker,
+                         [](const auto& entry, std::uint64_t key) { return entry.first < key; });
+    return found == watched_.end() || found->first != worker ? 0 : found->second;
+}
+
 std::vector<std::string> RouteTracker::route_names(std::uint64_t router) const {
-    auto found = routers_.find(router);
-    return found == routers_.end() ? std::vector<std::string>{} : found->second.order;
+    std::vector<std::string> names;
+    if (const Router* found = held(router)) {
+        for (const Route& route : found->routes) {
+            names.push_back(route.name);
+        }
+    }
+    return names;
 }
 
 RouteState RouteTracker::state(std::uint64_t router, std::string_view name) const {
-    auto found = routers_.find(router);
-    if (found == routers_.end()) {
-        return RouteState::Absent;
-    }
-    auto route = found->second.routes.find(name);
-    return route == found->second.routes.end() ? RouteState::Absent : route->second.state;
+    const Router* found = held(router);
+    const std::size_t index = found == nullptr ? no_route : route_index(*found, name);
+    return index == no_route ? RouteState::Absent : found->routes[index].state;
 }
 
 std::uint64_t RouteTracker::worker(std::uint64_t router, std::string_view name) const {
-    auto found = routers_.find(router);
-    if (found == routers_.end()) {
-        return 0;
-    }
-    auto route = found->second.routes.find(name);
-    return route == found->second.routes.end() ? 0 : route->second.worker;
+    const Router* found = held(router);
+    const std::size_t index = found == nullptr ? no_route : route_index(*found, name);
+    return index == no_route ? 0 : found->routes[index].worker;
 }
 
 bool RouteTracker::lost(std::uint64_t router) const {
-    auto found = routers_.find(router);
-    return found != routers_.end() && found->second.lost;
+    const Router* found = held(router);
+    return found != nullptr && found->lost;
 }
 
 // -- dispatch -----------------------------------------------------------------------------
 
-RouteTracker::RouteTable::iterator RouteTracker::named_route(Router& router, const ev::Text& text) {
+std::size_t RouteTracker::route_index(const Router& router, std::string_view name) {
+    for (std::size_t index = 0; index < router.routes.size(); index++) {
+        if (router.routes[index].name == name) {
+            return index;
+        }
+    }
+    return no_route;
+}
+
+std::size_t RouteTracker::named_route(Router& router, const ev::Text& text) {
     const std::string_view name = text.text;
     const std::uint64_t hash = text.hash;
     NameCache& cached = router.names[hash & (name_cache_size - 1)];
     if (cached.text == name.data() && cached.hash == hash && cached.size == name.size()) {
-        return cached.route; // same hash and address: the same text (as is_kind trusts)
+        RS_ASSERT(cached.index < router.routes.size());
+        return cached.index; // same hash and address: the same text (as is_kind trusts)
     }
-    auto found = router.routes.find(name);
-    if (found != router.routes.end()) {
+    const std::size_t found = route_index(router, name);
+    if (found != no_route) {
         cached = NameCache{hash, name.data(), name.size(), found};
     }
     return found;
 }
 
+std::size_t RouteTracker::worker_route(const Router& router, std::uint64_t worker) {
+    for (std::size_t index = 0; index < router.routes.size(); index++) {
+        const Route& route = router.routes[index];
+        if (route.owns_worker && route.worker == worker) {
+            return index;
+        }
+    }
+    return no_route;
+}
+
 RouteTracker::Router& RouteTracker::add_router(std::uint64_t pid) {
+    auto found =
+        std::lower_bound(held_.begin(), held_.end(), pid,
+                         [](const auto& entry, std::uint64_t key) { return entry.first < key; });
+    if (found != held_.end() && found->first == pid) {
+        return *found->second;
+    }
     routers_low_ = std::min(routers_low_, pid);
     routers_high_ = std::max(routers_high_, pid);
-    return routers_[pid];
+    if (routers_used_ == routers_.size()) {
+        routers_.emplace_back();
+    }
+    Router& made = routers_[routers_used_++];
+    made.pid = pid;
+    made.routes.clear(); // keeps its allocation
+    made.names.fill(NameCache{});
+    made.fresh_spawn = 0;
+    made.last_forward.reset();
+    made.before.reset();
+    made.forward_reported = 0;
+    made.lost = false;
+    held_.insert(found, {pid, &made});
+    RS_ASSERT(std::is_sorted(held_.begin(), held_.end()));
+    return made;
 }
 
 RouteTracker::Router* RouteTracker::find_router_slow(std::uint64_t router) {
-    auto found = routers_.find(router);
-    if (found == routers_.end()) {
+    Router* found = const_cast<Router*>(held(router));
+    if (found == nullptr) {
         return nullptr;
     }
-    // Map nodes stay put until erased (erase_router forgets the cache first).
+    // Routers stay put (a deque) and erase_router forgets the cache first.
     last_router_pid_ = router;
-    last_router_ = &found->second;
-    return found->second.lost ? nullptr : &found->second;
+    last_router_ = found;
+    return found->lost ? nullptr : found;
 }
 
 void RouteTracker::erase_router(std::uint64_t pid) {
+    if (pid < routers_low_ || pid > routers_high_) {
+        return; // most exits are workers' and clients'
+    }
     if (last_router_pid_ == pid) {
         last_router_ = nullptr;
         last_router_pid_ = 0;
     }
-    routers_.erase(pid);
+    auto found =
+        std::lower_bound(held_.begin(), held_.end(), pid,
+                         [](const auto& entry, std::uint64_t key) { return entry.first < key; });
+    if (found != held_.end() && found->first == pid) {
+        held_.erase(found); // its slot in routers_ waits for the next reset
+    }
 }
 
 std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& event,
@@ -157,7 +212,13 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
         on_route_init(*init, event, out); // adds the router if new
         return init->router;
     }
-    case EventKind::Route:
+    case EventKind::Route: // the most common route event: straight to its handler
+        if (const ev::Route* route = decodes.get<ev::Route>(event)) {
+            if (Router* router = find_router(route->router.value)) {
+                on_route(*router, route->router.value, *route, event, out);
+            }
+        }
+        return 0;
     case EventKind::RouteRestart:
     case EventKind::RoutePending:
     case EventKind::RouteAdmin:
@@ -171,13 +232,7 @@ std::uint64_t RouteTracker::on_other(EventKind kind, const sim::TraceEvent& even
 void RouteTracker::on_route_event(EventKind kind, const sim::TraceEvent& event,
                                   EventDecodes& decodes, std::vector<Finding>& out) {
     // Each kind is decoded once; its router field says whose table it changes.
-    if (kind == EventKind::Route) {
-        if (const ev::Route* route = decodes.get<ev::Route>(event)) {
-            if (Router* router = find_router(route->router.value)) {
-                on_route(*router, route->router.value, *route, event, out);
-            }
-        }
-    } else if (kind == EventKind::RouteRestart) {
+    if (kind == EventKind::RouteRestart) {
         if (const ev::RouteRestart* restart = decodes.get<ev::RouteRestart>(event)) {
             if (Router* router = find_router(restart->router)) {
                 on_restart(*router, restart->router, *restart, event, out);
@@ -222,8 +277,10 @@ void RouteTracker::on_spawn_failed(const ev::SpawnFailed& failed) {
 
 void RouteTracker::on_exit(std::uint64_t pid) {
     erase_router(pid);
-    auto watched = watched_.find(pid);
-    if (watched == watched_.end()) {
+    auto watched =
+        std::lower_bound(watched_.begin(), watched_.end(), pid,
+                         [](const auto& entry, std::uint64_t key) { return entry.first < key; });
+    if (watched == watched_.end() || watched->first != pid) {
         return;
     }
     Router* router = find_router(watched->second);
@@ -231,9 +288,9 @@ void RouteTracker::on_exit(std::uint64_t pid) {
     if (router == nullptr) {
         return;
     }
-    auto name = router->by_worker.find(pid);
-    if (name != router->by_worker.end()) {
-        name->second->second.worker_exited = true;
+    const std::size_t index = worker_route(*router, pid);
+    if (index != no_route) {
+        router->routes[index].worker_exited = true;
     }
 }
 
@@ -241,17 +298,14 @@ void RouteTracker::on_kill(std::uint64_t pid) {
     // §3.3: a killed Running/WaitResponse process is a Zombee until its step ends (or its
     // terminate delay runs out): not alive, so a SendExit to it fails and a Disable/Remove/
     // Replace completes inline (R25, R50) before its exit event appears.
-    auto watched = watched_.find(pid);
-    if (watched == watched_.end()) {
-        return;
-    }
-    Router* router = find_router(watched->second);
+    const std::uint64_t watcher = watcher_of(pid);
+    Router* router = watcher == 0 ? nullptr : find_router(watcher);
     if (router == nullptr) {
         return;
     }
-    auto name = router->by_worker.find(pid);
-    if (name != router->by_worker.end()) {
-        name->second->second.worker_killed = true;
+    const std::size_t index = worker_route(*router, pid);
+    if (index != no_route) {
+        router->routes[index].worker_killed = true;
     }
 }
 
@@ -270,12 +324,11 @@ void RouteTracker::on_take(Router& router, std::uint64_t pid, const ev::Take& ta
 [[gnu::noinline]] void RouteTracker::on_exit_taken(Router& router, std::uint64_t pid,
                                                    std::uint64_t from, const sim::TraceEvent& event,
                                                    std::vector<Finding>& out) {
-    auto name = router.by_worker.find(from);
-    if (name == router.by_worker.end()) {
+    const std::size_t self = worker_route(router, from);
+    if (self == no_route) {
         return; // R44, R50: a dropped worker's exit, or one that ends the router
     }
-    const RouteTable::iterator self = name->second; // set_worker erases `name`
-    Route& route = self->second;
+    Route& route = router.routes[self];
     if (route.state != RouteState::Running) {
         return; // R27: the route_pending that follows in this step tells the outcome
     }
@@ -294,11 +347,11 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const ev::Forwa
     if (!wants(RouteCheck::ForwardToDisabled)) {
         return;
     }
-    auto name = router.by_worker.find(forward.to);
-    if (name == router.by_worker.end()) {
+    const std::size_t index = worker_route(router, forward.to);
+    if (index == no_route) {
         return;
     }
-    const Route& route = name->second->second;
+    const Route& route = router.routes[index];
     if (!takes_no_messages(route.state)) {
         return;
     }
@@ -307,63 +360,55 @@ void RouteTracker::on_forward(Router& router, std::uint64_t pid, const ev::Forwa
                           event.at,
                           "router " + pid_text(pid, names_) + " forwarded message " +
                               std::to_string(forward.id) + " to " + pid_text(forward.to, names_) +
-                              ", the worker of route " + quoted(name->second->first) +
+                              ", the worker of route " + quoted(route.name) +
                               ", while the route is " + state_phrase(route.state),
                           {route.since.witness(names_), witness_of(event, names_)}});
 }
 
 // -- route events -------------------------------------------------------------------------
 
-void RouteTracker::set_worker(Router& router, std::uint64_t pid, RouteTable::iterator self,
+void RouteTracker::set_worker(Router& router, std::uint64_t pid, std::size_t self,
                               std::uint64_t worker, const sim::TraceEvent& event,
                               std::vector<Finding>& out) {
-    const std::string& name = self->first;
-    Route& route = self->second;
-    if (route.worker != 0) {
-        auto recorded = router.by_worker.find(route.worker);
-        if (recorded != router.by_worker.end() && &recorded->second->second == &route) {
-            router.by_worker.erase(recorded);
-        }
-    }
+    Route& route = router.routes[self];
+    route.owns_worker = false;
     route.worker = worker;
     route.worker_exited = false;
     route.worker_killed = false;
     if (worker == 0) {
         return;
     }
-    auto [entry, inserted] = router.by_worker.try_emplace(worker, self);
-    if (!inserted && entry->second != self) {
+    const std::size_t other_index = worker_route(router, worker);
+    if (other_index != no_route) {
+        Route& other = router.routes[other_index];
+        RS_ASSERT(other_index != self);
         if (wants(RouteCheck::SharedWorker)) {
-            const Route& other = entry->second->second;
-            out.push_back(Finding{
-                RouteCheck::SharedWorker,
-                event.at,
-                "router " + pid_text(pid, names_) + " recorded worker " + pid_text(worker, names_) +
-                    " for route " + quoted(name) + ", but it is already the worker of route " +
-                    quoted(entry->second->first) + " (a restart must stay under its own name)",
-                {other.since.witness(names_), witness_of(event, names_)}});
+            out.push_back(
+                Finding{RouteCheck::SharedWorker,
+                        event.at,
+                        "router " + pid_text(pid, names_) + " recorded worker " +
+                            pid_text(worker, names_) + " for route " + quoted(route.name) +
+                            ", but it is already the worker of route " + quoted(other.name) +
+                            " (a restart must stay under its own name)",
+                        {other.since.witness(names_), witness_of(event, names_)}});
         }
-        entry->second = self;
+        other.owns_worker = false; // the worker is recorded under the later name
     }
-    watched_[worker] = pid;
+    route.owns_worker = true;
+    auto watched =
+        std::lower_bound(watched_.begin(), watched_.end(), worker,
+                         [](const auto& entry, std::uint64_t key) { return entry.first < key; });
+    if (watched != watched_.end() && watched->first == worker) {
+        watched->second = pid;
+    } else {
+        watched_.insert(watched, {worker, pid});
+    }
 }
 
-void RouteTracker::erase_route(Router& router, const std::string& name) {
-    auto found = router.routes.find(name);
-    if (found == router.routes.end()) {
-        return;
-    }
-    auto recorded = router.by_worker.find(found->second.worker);
-    if (recorded != router.by_worker.end() && recorded->second == found) {
-        router.by_worker.erase(recorded);
-    }
-    // `name` may be the node's own key: the table order goes first, then the node.
-    auto position = std::find(router.order.begin(), router.order.end(), name);
-    RS_ASSERT(position != router.order.end());
-    router.order.erase(position);   // R27: later entries move up
-    router.names.fill(NameCache{}); // no cached iterator may outlive its node
-    router.routes.erase(found);
-    RS_ASSERT(router.order.size() == router.routes.size());
+void RouteTracker::erase_route(Router& router, std::size_t index) {
+    RS_ASSERT(index < router.routes.size());
+    router.routes.erase(router.routes.begin() + static_cast<std::ptrdiff_t>(index)); // R27
+    router.names.fill(NameCache{}); // later entries moved up: no cached index stays true
 }
 
 void RouteTracker::on_route_init(const ev::RouteInit& init, const sim::TraceEvent& event,
@@ -373,28 +418,26 @@ void RouteTracker::on_route_init(const ev::RouteInit& init, const sim::TraceEven
     if (router.lost) {
         return;
     }
-    const std::string name(init.name.text);
-    auto [found, inserted] = router.routes.try_emplace(name);
-    if (!inserted) {
+    if (route_index(router, init.name.text) != no_route) {
         return; // R48: Init refuses a duplicate name before spawning anything
     }
-    router.order.push_back(name); // R5: table order is declaration order
-    found->second.since = KeptWitness(event);
-    set_worker(router, pid, found, init.worker, event, out);
+    Route& added = router.routes.emplace_back(); // R5: table order is declaration order
+    added.name = init.name.text;
+    added.since = KeptWitness(event);
+    set_worker(router, pid, router.routes.size() - 1, init.worker, event, out);
 }
 
 void RouteTracker::on_route(Router& router, std::uint64_t pid, const ev::Route& routed,
                             const sim::TraceEvent& event, std::vector<Finding>& out) {
-    auto found = named_route(router, routed.name);
-    if (found == router.routes.end()) {
+    const std::size_t found = named_route(router, routed.name);
+    if (found == no_route) {
         return; // discard, registry or unknown: not an owned route (R10)
     }
-    const std::string_view name = found->first;
+    Route& route = router.routes[found];
     if (routed.resolution == ev::Resolution::Owned) {
-        check_owned(router, pid, name, found->second, routed, event, out);
+        check_owned(router, pid, route, routed, event, out);
         return;
     }
-    Route& route = found->second;
     if (routed.resolution == ev::Resolution::Failed && routed.worker == 0 &&
         route.state == RouteState::Running) {
         // R45 step 2: the retry's respawn failed; the old PID is dropped and the route is Dead.
@@ -404,20 +447,18 @@ void RouteTracker::on_route(Router& router, std::uint64_t pid, const ev::Route& 
     }
 }
 
-void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_view name,
-                               const Route& route, const ev::Route& routed,
-                               const sim::TraceEvent& event, std::vector<Finding>& out) {
+// Out of line: the owned route events that break no check never come here.
+[[gnu::noinline]] void RouteTracker::report_owned(Router& router, std::uint64_t pid,
+                                                  const Route& route, const ev::Route& routed,
+                                                  const sim::TraceEvent& event, OwnedChecks found,
+                                                  std::vector<Finding>& out) {
     const std::uint64_t id = routed.id;
     const std::uint64_t worker = routed.worker;
-    const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
-    const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
-                             takes_no_messages(route.state) && router.forward_reported != id;
-    const bool stale = wants(RouteCheck::StaleWorker) && worker != route.worker;
-    const bool mismatch =
-        wants(RouteCheck::ForwardMismatch) && (!forwarded || router.last_forward->to != worker);
-    if (!to_disabled && !stale && !mismatch) {
-        return; // the hot path: no text is built
-    }
+    const std::string_view name = route.name;
+    const bool forwarded = found.forwarded;
+    const bool to_disabled = found.to_disabled;
+    const bool stale = found.stale;
+    const bool mismatch = found.mismatch;
     std::vector<Witness> witnesses{route.since.witness(names_)};
     if (forwarded) {
         witnesses.push_back(router.last_forward->witness(pid, names_));
@@ -452,15 +493,14 @@ void RouteTracker::check_owned(Router& router, std::uint64_t pid, std::string_vi
 void RouteTracker::on_restart(Router& router, std::uint64_t pid, const ev::RouteRestart& restart,
                               const sim::TraceEvent& event, std::vector<Finding>& out) {
     router.fresh_spawn = 0;
-    auto found = named_route(router, restart.name);
-    if (found == router.routes.end()) {
+    const std::size_t found = named_route(router, restart.name);
+    if (found == no_route) {
         return;
     }
-    const std::string& name = found->first;
-    Route& route = found->second;
+    Route& route = router.routes[found];
+    const std::string& name = route.name;
     const std::uint64_t slot = restart.slot;
-    const auto index = static_cast<std::uint64_t>(
-        std::find(router.order.begin(), router.order.end(), name) - router.order.begin());
+    const auto index = static_cast<std::uint64_t>(found);
     if (wants(RouteCheck::SlotMoved) && slot != index) {
         // R22: a replacement goes into the same slot, at the same table position.
         out.push_back(Finding{RouteCheck::SlotMoved,
@@ -481,12 +521,12 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
     router.fresh_spawn = 0;
     const RouteState from = pending.from_state;
     const RouteState to = pending.to_state;
-    auto found = named_route(router, pending.name);
-    if (found == router.routes.end()) {
+    const std::size_t found = named_route(router, pending.name);
+    if (found == no_route) {
         return;
     }
-    const std::string& name = found->first; // erase_route below is the last use
-    Route& route = found->second;
+    Route& route = router.routes[found];
+    const std::string& name = route.name; // erase_route below is the last use
     const std::uint64_t worker = pending.worker;
     if (is_pending(to)) {
         // R25, R26: only a management call starts a pending operation, on a route without one.
@@ -524,7 +564,7 @@ void RouteTracker::on_pending(Router& router, std::uint64_t pid, const ev::Route
                               {route.since.witness(names_), witness_of(event, names_)}});
     }
     if (to == RouteState::Absent) {
-        erase_route(router, name); // R27 Remove: later entries move up
+        erase_route(router, found); // R27 Remove: later entries move up
         return;
     }
     route.state = to;
@@ -569,8 +609,8 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const ev::RouteAd
     Before before{name, Route{}, false, false};
     if (router.before.has_value() && router.before->name == name) {
         before = *router.before; // the state before this call's own route_pending
-    } else if (auto found = router.routes.find(name); found != router.routes.end()) {
-        before = Before{name, found->second, true, false};
+    } else if (const std::size_t found = route_index(router, name); found != no_route) {
+        before = Before{name, router.routes[found], true, false};
     }
     router.before.reset();
     if (!op) {
@@ -591,9 +631,8 @@ void RouteTracker::on_admin(Router& router, std::uint64_t pid, const ev::RouteAd
                       .spawn_ok = router.fresh_spawn != 0};
     const RouteSlot slot{before.existed ? before.route.state : RouteState::Absent, 0, 0};
     const CallPrediction prediction = properties::predict_call(slot, args, env);
-    auto now = router.routes.find(name);
-    const RouteState now_state =
-        now == router.routes.end() ? RouteState::Absent : now->second.state;
+    const std::size_t now = route_index(router, name);
+    const RouteState now_state = now == no_route ? RouteState::Absent : router.routes[now].state;
     std::string problem = admin_problem(pid, admin, before, prediction, now_state);
     if (!problem.empty()) {
         if (wants(RouteCheck::AdminResult) && !before.second_pending) {
@@ -616,16 +655,19 @@ void RouteTracker::commit_admin(Router& router, std::uint64_t pid, const std::st
                                 const CallPrediction& prediction, const sim::TraceEvent& event,
                                 std::vector<Finding>& out) {
     const RouteState after = prediction.after.state;
+    std::size_t found = route_index(router, name);
     if (after == RouteState::Absent) {
-        erase_route(router, name); // R28, R29, R50
+        if (found != no_route) {
+            erase_route(router, found); // R28, R29, R50
+        }
         return;
     }
-    auto [found, inserted] = router.routes.try_emplace(name);
+    const bool inserted = found == no_route;
     if (inserted) {
-        router.order.push_back(name); // R30: appended at the end of the table
+        found = router.routes.size();
+        router.routes.emplace_back().name = name; // R30: appended at the end of the table
     }
-    RS_ASSERT(router.order.size() == router.routes.size());
-    Route& route = found->second;
+    Route& route = router.routes[found];
     const bool changed =
         inserted || route.state != after || prediction.worker != WorkerChange::Keep;
     route.state = after;

@@ -5,13 +5,12 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
-#include <map>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "properties/event_decodes.hpp"
@@ -74,7 +73,7 @@ public:
     /// The recorded worker pid id of a route; 0 when none.
     std::uint64_t worker(std::uint64_t router, std::string_view name) const;
     /// True when the tracker holds a table for `pid` (a live router, lost or not).
-    bool has_router(std::uint64_t pid) const { return routers_.find(pid) != routers_.end(); }
+    bool has_router(std::uint64_t pid) const { return held(pid) != nullptr; }
     /// True when the tracker stopped following `router` after a management result the model
     /// rejects (its table is no longer known).
     bool lost(std::uint64_t router) const;
@@ -86,7 +85,8 @@ public:
     void name_processes_with(const TopologyView* names) { names_ = names; }
     /// Forgets every event seen (the checks stay).
     void reset() {
-        routers_.clear();
+        routers_used_ = 0; // the tables stay allocated for the next run's routers
+        held_.clear();
         last_router_ = nullptr;
         last_router_pid_ = 0;
         routers_low_ = UINT64_MAX;
@@ -123,8 +123,10 @@ public:
 
 private:
     struct Route {
+        std::string name;
         RouteState state = RouteState::Running;
         std::uint64_t worker = 0;   // recorded worker pid id, 0 when none
+        bool owns_worker = false;   // the route `worker` was last recorded for (see worker_route)
         bool worker_exited = false; // the recorded worker's exit event was seen
         bool worker_killed = false; // Node.Kill made it a Zombee: not alive, exit still to come
         KeptWitness since;          // the event that gave the route its state or worker
@@ -144,21 +146,19 @@ private:
         std::uint64_t queue = 0;
         Witness witness(std::uint64_t by, const TopologyView* names) const; // as describe_event
     };
-    using RouteTable = std::map<std::string, Route, std::less<>>;
+    using RouteTable = std::vector<Route>; // table order (R5, R27, R30); tables are short
     // A route name last seen in a route event, by the text's hash and address: the emitter
     // names routes with interned atoms, so the same route arrives with the same text.
     struct NameCache {
         std::uint64_t hash = 0;
         const char* text = nullptr;
         std::size_t size = 0;
-        RouteTable::iterator route;
+        std::size_t index = 0; // into routes
     };
     static constexpr std::size_t name_cache_size = 16;
     struct Router {
+        std::uint64_t pid = 0;
         RouteTable routes;
-        std::vector<std::string> order; // table order (R35)
-        // A worker's route (map nodes stay put until erased; erase_route drops the entry).
-        std::unordered_map<std::uint64_t, RouteTable::iterator> by_worker; // lookups only
         std::array<NameCache, name_cache_size> names{}; // cleared when a route is erased
         std::uint64_t fresh_spawn = 0; // last worker spawned by the router in this step
         std::optional<LastForward> last_forward;
@@ -187,7 +187,17 @@ private:
     /// The table of router `pid`, made empty when new.
     Router& add_router(std::uint64_t pid);
     /// The route named `name` (a route event's), or routes.end().
-    static RouteTable::iterator named_route(Router& router, const runtime::ev::Text& name);
+    static constexpr std::size_t no_route = ~std::size_t{0};
+    /// The index of the route named by a route event's `name`, or no_route.
+    static std::size_t named_route(Router& router, const runtime::ev::Text& name);
+    /// The index of the route named `name`, or no_route.
+    static std::size_t route_index(const Router& router, std::string_view name);
+    /// The index of the route worker `worker` was last recorded for, or no_route.
+    static std::size_t worker_route(const Router& router, std::uint64_t worker);
+    /// The table of router `pid` (live, lost or not), or nullptr.
+    const Router* held(std::uint64_t pid) const;
+    /// The router that last recorded worker `worker` (0 when none).
+    std::uint64_t watcher_of(std::uint64_t worker) const;
     // The handlers: each gets its event decoded (`decoded`) and the TraceEvent itself only to
     // make witnesses of it (KeptWitness, witness_of, its time).
     /// Returns the pid of a router it adds, or 0.
@@ -205,14 +215,42 @@ private:
                     const sim::TraceEvent& event, std::vector<Finding>& out);
     void on_route_init(const runtime::ev::RouteInit& init, const sim::TraceEvent& event,
                        std::vector<Finding>& out);
-    /// The route events of a router: decoded, then handed to the handler of their kind.
+    /// The route events of a router other than `route`: decoded, then handed to the handler of
+    /// their kind.
     void on_route_event(EventKind kind, const sim::TraceEvent& event, EventDecodes& decodes,
                         std::vector<Finding>& out);
     void on_route(Router& router, std::uint64_t pid, const runtime::ev::Route& route,
                   const sim::TraceEvent& event, std::vector<Finding>& out);
-    void check_owned(Router& router, std::uint64_t pid, std::string_view name, const Route& route,
+    /// The checks of an owned route event; the findings are worded out of line.
+    void check_owned(Router& router, std::uint64_t pid, const Route& route,
                      const runtime::ev::Route& routed, const sim::TraceEvent& event,
-                     std::vector<Finding>& out);
+                     std::vector<Finding>& out) {
+        const std::uint64_t id = routed.id;
+        const bool forwarded = router.last_forward.has_value() && router.last_forward->id == id;
+        const bool to_disabled = wants(RouteCheck::ForwardToDisabled) &&
+                                 takes_no_messages(route.state) && router.forward_reported != id;
+        const bool stale = wants(RouteCheck::StaleWorker) && routed.worker != route.worker;
+        const bool mismatch = wants(RouteCheck::ForwardMismatch) &&
+                              (!forwarded || router.last_forward->to != routed.worker);
+        if (to_disabled || stale || mismatch) { // the hot path builds no text
+            report_owned(router, pid, route, routed, event,
+                         {forwarded, to_disabled, stale, mismatch}, out);
+        }
+    }
+    struct OwnedChecks { // what check_owned found
+        bool forwarded = false;
+        bool to_disabled = false;
+        bool stale = false;
+        bool mismatch = false;
+    };
+    void report_owned(Router& router, std::uint64_t pid, const Route& route,
+                      const runtime::ev::Route& routed, const sim::TraceEvent& event,
+                      OwnedChecks found, std::vector<Finding>& out);
+    /// R14, R15: a disabled route, or one pending disable or remove, is not forwarded to.
+    static bool takes_no_messages(RouteState state) {
+        return state == RouteState::Disabled || state == RouteState::PendingDisable ||
+               state == RouteState::PendingRemove;
+    }
     void on_restart(Router& router, std::uint64_t pid, const runtime::ev::RouteRestart& restart,
                     const sim::TraceEvent& event, std::vector<Finding>& out);
     void on_pending(Router& router, std::uint64_t pid, const runtime::ev::RoutePending& pending,
@@ -225,22 +263,26 @@ private:
     void commit_admin(Router& router, std::uint64_t pid, const std::string& name,
                       const CallPrediction& prediction, const sim::TraceEvent& event,
                       std::vector<Finding>& out);
-    /// Records `worker` as the worker of route `self` (an iterator, which callers hold: no
+    /// Records `worker` as the worker of route `self` (an index, which callers hold: no
     /// second lookup by name).
-    void set_worker(Router& router, std::uint64_t pid, RouteTable::iterator self,
-                    std::uint64_t worker, const sim::TraceEvent& event, std::vector<Finding>& out);
-    void erase_route(Router& router, const std::string& name);
+    void set_worker(Router& router, std::uint64_t pid, std::size_t self, std::uint64_t worker,
+                    const sim::TraceEvent& event, std::vector<Finding>& out);
+    void erase_route(Router& router, std::size_t index);
 
     runtime::Semantics semantics_;
     RouteChecks checks_;
-    EventDecodes own_decodes_;                // on_event without a set's decodes
-    const TopologyView* names_ = nullptr;     // names processes in witnesses
-    std::map<std::uint64_t, Router> routers_; // by router pid id
-    Router* last_router_ = nullptr;           // the router find_router_slow found last (a map node)
+    EventDecodes own_decodes_;            // on_event without a set's decodes
+    const TopologyView* names_ = nullptr; // names processes in witnesses
+    // Every router's table, reused run after run (a deque: a Router stays put while others
+    // are added); the first routers_used_ are this run's.
+    std::deque<Router> routers_;
+    std::size_t routers_used_ = 0;
+    std::vector<std::pair<std::uint64_t, Router*>> held_; // live routers by pid id, sorted
+    Router* last_router_ = nullptr;                       // the router find_router_slow found last
     std::uint64_t last_router_pid_ = 0;
     std::uint64_t routers_low_ = UINT64_MAX; // every id routers_ ever held lies in [low, high]
     std::uint64_t routers_high_ = 0;
-    std::unordered_map<std::uint64_t, std::uint64_t> watched_; // worker -> router; lookups only
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> watched_; // worker -> router, sorted
     std::vector<Finding> findings_;
 };
 

@@ -199,6 +199,42 @@ TEST(RouteStabilityMonitor, CatchesARestartThatMovesTheRouteOrSharesAWorker) {
               "route \"a\" (a restart must stay under its own name)");
 }
 
+// A worker recorded under a second name belongs to that name from then on: its exit makes the
+// later route Dead and leaves the earlier one as it was (the tracker keeps one route per
+// worker).
+TEST(RouteStabilityMonitor, AWorkerRecordedUnderTwoNamesBelongsToTheLaterOne) {
+    Hand<RouteStability> h;
+    h.router_with_two_routes();
+    h.trace.route_restart(1, "b", "lazy", 2, 1); // "b" records "a"'s worker <2>
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    h.trace.exit(2);
+    h.trace.take(1, 4, 0, 3, 2); // the router takes <2>'s exit
+    EXPECT_EQ(route_state_name(h.monitor.tracker().state(1, "b")), "dead");
+    EXPECT_EQ(h.monitor.tracker().worker(1, "b"), 0U);
+    EXPECT_EQ(route_state_name(h.monitor.tracker().state(1, "a")), "running");
+    EXPECT_EQ(h.monitor.tracker().worker(1, "a"), 2U);
+}
+
+// reset() keeps the tables' allocation for the next run but none of their routes: a router of
+// the earlier run is unknown, and a router of the next run starts with an empty table.
+TEST(RouteTableMonitors, AResetTrackerKeepsNoRouteOfTheRunBefore) {
+    Hand<RouteStability> h;
+    h.router_with_two_routes();
+    h.trace.spawn(4, 0, "Router");
+    h.trace.route_init(4, "c", 9);
+    h.monitor.start_over();
+    EXPECT_FALSE(h.monitor.tracker().has_router(1));
+    EXPECT_EQ(h.monitor.tracker().route_names(4), std::vector<std::string>{});
+    h.trace.spawn(6, 0, "Router");
+    h.trace.route_init(6, "d", 7);
+    EXPECT_EQ(h.monitor.tracker().route_names(6), std::vector<std::string>{"d"});
+    EXPECT_EQ(route_state_name(h.monitor.tracker().state(6, "a")), "absent");
+    EXPECT_EQ(h.monitor.tracker().worker(6, "d"), 7U);
+    h.trace.exit(6); // a router's exit forgets its table
+    EXPECT_FALSE(h.monitor.tracker().has_router(6));
+    EXPECT_TRUE(h.monitor.holds());
+}
+
 // The three route-table monitors of one profile in a set share a single tracker (one table
 // rebuild per event) and each reports exactly its own checks' findings.
 TEST(RouteTableMonitors, ShareOneTrackerInASetAndEachReportsOnlyItsOwnChecks) {
