@@ -606,13 +606,13 @@ void TopologyView::on_route_admin(const ev::RouteAdmin& admin, const sim::TraceE
         break;
     case RouteOp::Add:
         return;
-    case RouteOp::Enable:
-        if (route->state != RouteState::Disabled) {
-            return; // R32: enabling a running or dead route changes nothing
+    default: // enable, replace, respawn
+        if (spawned == 0) {
+            // An accepted call that spawned nothing changed nothing here: enabling a running
+            // or dead route (R32), replacing a disabled route's spec (R29).
+            return;
         }
-        [[fallthrough]];
-    default: // enable, replace, respawn: a fresh worker when one was spawned
-        route->state = spawned != 0 ? RouteState::Running : RouteState::Dead;
+        route->state = RouteState::Running; // a fresh worker (R32, R28, R50, R33)
         route->worker = spawned;
         note_worker(spawned, name);
         break;

@@ -133,9 +133,10 @@ TEST(TopologyView, FollowsRestartsRemovalsAndAWorkersExit) {
     EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::PendingDisable);
 }
 
-TEST(TopologyView, EnablingARouteThatIsNotDisabledChangesNothing) {
-    // R32: enable_route answers ok on a running or a dead route and leaves it as it is; on a
-    // disabled one it spawns a fresh worker.
+TEST(TopologyView, AnAcceptedCallThatSpawnsNothingChangesNothing) {
+    // R32: enable_route answers ok on a running or a dead route and leaves it as it is; R29:
+    // replace_route on a disabled route swaps its spec only; enabling it then spawns a fresh
+    // worker.
     Fixture f;
     f.hand.spawn(1001, 1, "Router");
     f.hand.spawn(1002, 1001);
@@ -150,6 +151,8 @@ TEST(TopologyView, EnablingARouteThatIsNotDisabledChangesNothing) {
     EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::Dead);
     f.hand.route_admin(1001, "disable", "a", "ok");
     ASSERT_EQ(f.view.router(1001)->route("a")->state, RouteState::Disabled);
+    f.hand.route_admin(1001, "replace", "a", "ok");
+    EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::Disabled);
     f.hand.spawn(1003, 1001);
     f.hand.route_admin(1001, "enable", "a", "ok");
     EXPECT_EQ(f.view.router(1001)->route("a")->state, RouteState::Running);
