@@ -31,18 +31,28 @@ struct MessageChildTerminate {
     Error reason;
 };
 
+} // namespace
+
+SupervisorRestart applied_restart(SupervisorRestart restart) {
+    if (restart.intensity == 0) {
+        restart.intensity = intensity_default; // §6.1
+    }
+    if (restart.period <= sim::Duration::zero()) {
+        restart.period = period_default; // §6.1
+    }
+    RS_ASSERT(restart.intensity > 0 && restart.period > sim::Duration::zero());
+    return restart;
+}
+
+namespace {
+
 Status validate_spec(SupervisorSpec& spec) {
     // §6.1, in Ergo's order: strategy, defaults, children, each child, then the type.
     if (static_cast<std::uint8_t>(spec.restart.strategy) >
         static_cast<std::uint8_t>(SupervisorStrategy::Permanent)) {
         return stop(Error::text("unknown supervisor restart strategy"));
     }
-    if (spec.restart.intensity == 0) {
-        spec.restart.intensity = intensity_default;
-    }
-    if (spec.restart.period <= sim::Duration::zero()) {
-        spec.restart.period = period_default;
-    }
+    spec.restart = applied_restart(spec.restart);
     if (spec.children.empty()) {
         return stop(Error::text("children list can not be empty")); // even for SOFO
     }

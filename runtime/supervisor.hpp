@@ -48,6 +48,10 @@ struct SupervisorRestart {
     bool keep_order = false;
 };
 
+/// `restart` as a supervisor's Init applies it (§6.1): intensity 0 becomes 5 and a period of
+/// zero or less becomes 5 s; the rest is kept.
+SupervisorRestart applied_restart(SupervisorRestart restart);
+
 /// One child spec (§6.1).
 struct SupervisorChildSpec {
     Atom name;

@@ -11,7 +11,9 @@
 namespace routesim::runtime {
 namespace {
 
+using act::applied_restart;
 using act::SupervisorChildSpec;
+using act::SupervisorRestart;
 using act::SupervisorSpec;
 using act::SupervisorStrategy;
 using act::SupervisorType;
@@ -105,6 +107,26 @@ TEST(SupervisorInit, ZeroIntensityAndPeriodBecomeFive) {
     EXPECT_EQ(inspection.at("period"), "5");
     EXPECT_EQ(inspection.at("type"), "One For One");
     EXPECT_EQ(inspection.at("children_running"), "3");
+}
+
+// §6.1: applied_restart is what Init makes of the settings (readers such as the run summary
+// show it): zeros become 5 and 5 s, a negative period too; set values are kept.
+TEST(SupervisorInit, AppliedRestartIsWhatInitMakesOfTheSettings) {
+    SupervisorRestart zero;
+    const SupervisorRestart defaults = applied_restart(zero);
+    EXPECT_EQ(defaults.intensity, 5U);
+    EXPECT_EQ(defaults.period, sim::Duration::seconds(5));
+    SupervisorRestart negative;
+    negative.period = sim::Duration::milliseconds(-1);
+    EXPECT_EQ(applied_restart(negative).period, sim::Duration::seconds(5));
+    SupervisorRestart set;
+    set.intensity = 2;
+    set.period = sim::Duration::milliseconds(200);
+    set.strategy = SupervisorStrategy::Permanent;
+    const SupervisorRestart kept = applied_restart(set);
+    EXPECT_EQ(kept.intensity, 2U);
+    EXPECT_EQ(kept.period, sim::Duration::milliseconds(200));
+    EXPECT_EQ(kept.strategy, SupervisorStrategy::Permanent);
 }
 
 // §6.2, §6.5: children start synchronously in spec order, registered under their names.

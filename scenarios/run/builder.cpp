@@ -91,11 +91,7 @@ public:
         }
         runtime::act::SupervisorSpec spec;
         spec.type = supervisor_type(spec_.supervisor.type);
-        spec.restart.strategy = supervisor_strategy(spec_.supervisor.strategy);
-        spec.restart.intensity =
-            static_cast<std::uint16_t>(std::min<std::uint64_t>(spec_.supervisor.intensity, 65535));
-        spec.restart.period = spec_.supervisor.period;
-        spec.restart.keep_order = spec_.supervisor.keep_order;
+        spec.restart = restart_of(spec_);
         for (const Node& child : spec_.children) {
             runtime::act::SupervisorChildSpec entry;
             entry.name = runtime::Atom(child.name);
@@ -385,6 +381,17 @@ runtime::ProcessOptions options_for(const Node& spec) {
     runtime::ProcessOptions options;
     options.mailbox_size = static_cast<std::int64_t>(spec.mailbox_size);
     return options;
+}
+
+runtime::act::SupervisorRestart restart_of(const Node& spec) {
+    RS_ASSERT(spec.kind == NodeKind::Supervisor);
+    runtime::act::SupervisorRestart restart;
+    restart.strategy = supervisor_strategy(spec.supervisor.strategy);
+    restart.intensity =
+        static_cast<std::uint16_t>(std::min<std::uint64_t>(spec.supervisor.intensity, 65535));
+    restart.period = spec.supervisor.period;
+    restart.keep_order = spec.supervisor.keep_order;
+    return restart;
 }
 
 runtime::Factory factory_for(const BuildContext& context, const Node& spec) {

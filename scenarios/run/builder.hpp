@@ -10,6 +10,7 @@
 
 #include "runtime/behavior.hpp"
 #include "runtime/router.hpp"
+#include "runtime/supervisor.hpp"
 #include "scenarios/format/model.hpp"
 #include "scenarios/run/behaviours.hpp"
 #include "scenarios/run/records.hpp"
@@ -49,6 +50,10 @@ runtime::Factory factory_for(const BuildContext& context, const Node& spec);
 
 /// Spawn options of a node (its mailbox size).
 runtime::ProcessOptions options_for(const Node& spec);
+
+/// The restart settings a supervisor node's spec gives the runtime, as the file says them
+/// (intensity capped at 65535; runtime::act::applied_restart gives what Init makes of them).
+runtime::act::SupervisorRestart restart_of(const Node& spec);
 
 /// The router behaviour behind a PID, or nullptr.
 runtime::act::Router* router_of(runtime::Node& node, const runtime::PID& pid);

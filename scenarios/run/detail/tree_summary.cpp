@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "properties/process_names.hpp"
+#include "runtime/supervisor.hpp"
+#include "scenarios/run/builder.hpp"
 
 #include "sim/assert.hpp"
 
@@ -82,13 +84,12 @@ std::string intensity_cause(const properties::SupervisorView& sup, std::uint64_t
 
 SupervisorSummary summarise_supervisor(const Node& spec, const SpecIndex& specs,
                                        const TopologyView& view) {
-    // §6.1: Ergo turns an intensity or period of 0 into 5 and 5 s at Init.
-    SupervisorSummary summary{
-        .path = spec.path,
-        .type = spec.supervisor.type,
-        .intensity = spec.supervisor.intensity == 0 ? 5 : spec.supervisor.intensity,
-        .period = spec.supervisor.period == sim::Duration::zero() ? sim::Duration::seconds(5)
-                                                                  : spec.supervisor.period};
+    // §6.1: as the supervisor's Init applies them (0 means 5 and 5 s).
+    const runtime::act::SupervisorRestart applied = runtime::act::applied_restart(restart_of(spec));
+    SupervisorSummary summary{.path = spec.path,
+                              .type = spec.supervisor.type,
+                              .intensity = applied.intensity,
+                              .period = applied.period};
     const runtime::PID* pid = specs.latest(spec.path);
     const properties::SupervisorView* sup = pid == nullptr ? nullptr : view.supervisor(pid->id);
     if (pid != nullptr) {
