@@ -18,11 +18,14 @@ std::uint64_t take_pid(EventDecodes& decodes, const sim::TraceEvent& event) {
 
 } // namespace
 
+std::string Witness::line() const {
+    return "#" + std::to_string(seq) + " @" + sim::format_instant(at) + " " + text;
+}
+
 std::string Violation::to_string() const {
     std::string text = invariant + " violated at " + sim::format_instant(at) + ": " + explanation;
     for (const Witness& witness : witnesses) {
-        text += "\n    #" + std::to_string(witness.seq) + " @" + sim::format_instant(witness.at) +
-                " " + witness.text;
+        text += "\n    " + witness.line();
     }
     return text;
 }

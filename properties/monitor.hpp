@@ -26,6 +26,9 @@ struct Witness {
     std::uint64_t seq = 0;
     sim::Instant at;
     std::string text;
+
+    /// "#<seq> @<time> <text>": how the summary, the report and Violation::to_string print it.
+    std::string line() const;
 };
 
 /// A broken invariant: which, when, what happened, and the events that show it.

@@ -40,6 +40,20 @@ std::string unnamed(std::uint64_t pid) {
 constexpr U main_queue = 2;
 constexpr U regular = 0;
 
+// A router <1> with route "a" (worker <2>).
+void router_with_one_route(HandTrace& trace) {
+    trace.spawn(1, 0, "Router");
+    trace.spawn(2, 1);
+    trace.route_init(1, "a", 2);
+}
+
+// The same with a route "b" (worker <3>) too.
+void router_with_two_routes(HandTrace& trace) {
+    router_with_one_route(trace);
+    trace.spawn(3, 1);
+    trace.route_init(1, "b", 3);
+}
+
 // One monitor on a hand-built trace.
 template <typename M>
 struct Hand {
@@ -47,14 +61,7 @@ struct Hand {
     M monitor;
     Hand() { trace.bus.add_sink(monitor); }
     ~Hand() { trace.bus.remove_sink(monitor); }
-    // A router <1> with route "a" (worker <2>) and "b" (worker <3>).
-    void router_with_two_routes() {
-        trace.spawn(1, 0, "Router");
-        trace.spawn(2, 1);
-        trace.route_init(1, "a", 2);
-        trace.spawn(3, 1);
-        trace.route_init(1, "b", 3);
-    }
+    void router_with_two_routes() { routesim::properties::router_with_two_routes(trace); }
 };
 
 std::vector<std::string> witness_texts(const Violation& violation) {
@@ -260,11 +267,7 @@ TEST(RouteTableMonitors, ShareOneTrackerInASetAndEachReportsOnlyItsOwnChecks) {
     EXPECT_NE(&u.tracker(), &dynamic_cast<RouteStability&>(*upstream_set.monitors()[0]).tracker());
 
     trace.bus.add_sink(set);
-    trace.spawn(1, 0, "Router");
-    trace.spawn(2, 1);
-    trace.route_init(1, "a", 2);
-    trace.spawn(3, 1);
-    trace.route_init(1, "b", 3);
+    router_with_two_routes(trace);
     trace.take(1, 10, main_queue, regular, 5);
     trace.forward(10, 1, 3, 5);
     trace.route(1, 10, "a", "owned", 2); // forward mismatch: route_stability's
@@ -299,9 +302,7 @@ TEST(RouteTableMonitors, ShareOneDecodeOfEachEventInASet) {
     set.add(std::make_unique<CounterConsistency>());
     HandTrace trace;
     trace.bus.add_sink(set);
-    trace.spawn(1, 0, "Router");
-    trace.spawn(2, 1);
-    trace.route_init(1, "a", 2);
+    router_with_one_route(trace);
     trace.take(1, 10, main_queue, regular, 5);
     trace.forward(10, 1, 2, 5);
     trace.route(1, 10, "a", "owned", 2);
@@ -321,11 +322,7 @@ TEST(RouteTableMonitors, WitnessesNameProcessesInASetThatFeedsItsView) {
     set.keep_view();
     HandTrace trace;
     trace.bus.add_sink(set);
-    trace.spawn(1, 0, "Router");
-    trace.spawn(2, 1);
-    trace.route_init(1, "a", 2);
-    trace.spawn(3, 1);
-    trace.route_init(1, "b", 3);
+    router_with_two_routes(trace);
     trace.take(1, 10, main_queue, regular, 5);
     trace.forward(10, 1, 3, 5);
     trace.route(1, 10, "a", "owned", 2); // forward mismatch
@@ -346,9 +343,7 @@ TEST(RouteTableMonitors, AHandWrittenWitnessNamesProcessesToo) {
     set.keep_view();
     HandTrace trace;
     trace.bus.add_sink(set);
-    trace.spawn(1, 0, "Router");
-    trace.spawn(2, 1);
-    trace.route_init(1, "a", 2);
+    router_with_one_route(trace);
     trace.route_pending(1, "a", "running", "pending_disable", 2);
     trace.route_admin(1, "disable", "a", "ok");
     trace.take(1, 10, main_queue, regular, 5);
@@ -571,9 +566,7 @@ TEST(AtomicInitMonitor, InASetReadsEveryTakeWhileAnInitIsUnderWay) {
     MonitorSet set;
     set.add(std::make_unique<AtomicInit>());
     trace.bus.add_sink(set);
-    trace.spawn(1, 0, "Router");
-    trace.spawn(2, 1);
-    trace.route_init(1, "a", 2);
+    router_with_one_route(trace);
     trace.take(7, 10, main_queue, regular, 5); // ends router <1>'s Init: it succeeded
     trace.spawn_failed(1, 0);                  // not its Init's failure
     trace.spawn(3, 0, "Router");

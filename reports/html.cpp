@@ -286,32 +286,39 @@ std::string timeline_legend(const ReportPage& page, const TimelinePlan& plan) {
 
 // One page: a heading with links to its neighbours, then its chart. Pages are shown one at a
 // time with :target CSS (the `shown` one when no page is the target); without CSS, all are.
-std::string timeline_page(const ReportPage& page, const TimelinePlan& plan, std::size_t index,
-                          bool shown) {
-    RS_ASSERT(index < plan.pages.size());
-    const TimelinePage& window = plan.pages[index];
-    RS_ASSERT(window.rows > 0);
-    TimelineOptions options;
-    options.first_seq = window.first_seq;
-    options.rows_max = window.rows;
-    options.id_suffix = "-p" + std::to_string(index + 1);
-    for (const TimelinePage& any : plan.pages) {
-        for (const TimelinePoint& point : any.points) {
-            (point.kind == PointKind::Failure ? options.highlight : options.marked)
-                .insert(point.seq);
-        }
-    }
-    // Every witness is highlighted, also those of a failure its page lists once.
+// The rows every page marks: each witness of a failure (also those of a failure its page lists
+// once) highlighted, and the admin operations and faults the pages are made around.
+TimelineOptions timeline_marks(const ReportPage& page, const TimelinePlan& plan) {
+    TimelineOptions marks;
     for (const properties::Violation& violation : page.result->violations) {
         for (const properties::Witness& witness : violation.witnesses) {
-            options.highlight.insert(witness.seq);
+            marks.highlight.insert(witness.seq);
         }
     }
     for (const scenarios::Check& check : page.result->checks) {
         for (const properties::Witness& witness : check.witnesses) {
-            options.highlight.insert(witness.seq);
+            marks.highlight.insert(witness.seq);
         }
     }
+    for (const TimelinePage& any : plan.pages) {
+        for (const TimelinePoint& point : any.points) {
+            if (point.kind != PointKind::Failure) {
+                marks.marked.insert(point.seq);
+            }
+        }
+    }
+    return marks;
+}
+
+std::string timeline_page(const ReportPage& page, const TimelinePlan& plan,
+                          const TimelineOptions& marks, std::size_t index, bool shown) {
+    RS_ASSERT(index < plan.pages.size());
+    const TimelinePage& window = plan.pages[index];
+    RS_ASSERT(window.rows > 0);
+    TimelineOptions options = marks;
+    options.first_seq = window.first_seq;
+    options.rows_max = window.rows;
+    options.id_suffix = "-p" + std::to_string(index + 1);
     const std::vector<std::string> labels = point_labels(window.points);
     std::string title = window.start ? "start" : labels.empty() ? "" : labels.front();
     const std::size_t more = labels.size() - (window.start || labels.empty() ? 0 : 1);
@@ -348,9 +355,10 @@ std::string timeline_section(const ReportPage& page) {
             break;
         }
     }
+    const TimelineOptions marks = timeline_marks(page, plan);
     out += "<div class=\"timeline-pages\" id=\"timeline-pages\">";
     for (std::size_t index = 0; index < plan.pages.size(); index++) {
-        out += timeline_page(page, plan, index, index == shown);
+        out += timeline_page(page, plan, marks, index, index == shown);
     }
     return out + "</div></section>";
 }

@@ -318,9 +318,7 @@ std::string verdicts_section(const ReportPage& page) {
             // The events that decide a failed check, under it (highlighted in the timeline).
             out += "<tr><td colspan=\"4\" class=\"muted\">deciding events:";
             for (const properties::Witness& witness : check.witnesses) {
-                out += "<br><code>#" + std::to_string(witness.seq) + " @" +
-                       escape(sim::format_instant(witness.at)) + " " + escape(witness.text) +
-                       "</code>";
+                out += "<br><code>" + escape(witness.line()) + "</code>";
             }
             out += "</td></tr>";
         }

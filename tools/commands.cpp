@@ -68,6 +68,11 @@ void add_tree_json(nlohmann::json& out, const scenarios::RunResult& result) {
     }
 }
 
+// A witness of a violation or a failed check, as --json gives it.
+nlohmann::json witness_json(const properties::Witness& witness) {
+    return {{"seq", witness.seq}, {"at_ns", witness.at.ns()}, {"event", witness.text}};
+}
+
 // The checks of a run, each failed one with its deciding events (Check::witnesses).
 nlohmann::json checks_json(const std::vector<scenarios::Check>& checks) {
     nlohmann::json out;
@@ -78,8 +83,7 @@ nlohmann::json checks_json(const std::vector<scenarios::Check>& checks) {
         if (!check.ok) {
             item["witnesses"] = nlohmann::json::array();
             for (const auto& witness : check.witnesses) {
-                item["witnesses"].push_back(
-                    {{"seq", witness.seq}, {"at_ns", witness.at.ns()}, {"event", witness.text}});
+                item["witnesses"].push_back(witness_json(witness));
             }
         }
         out.push_back(item);
@@ -112,8 +116,7 @@ nlohmann::json result_json(const scenarios::Scenario& scenario,
                             {"at_ns", violation.at.ns()},
                             {"explanation", violation.explanation}};
         for (const auto& witness : violation.witnesses) {
-            item["witnesses"].push_back(
-                {{"seq", witness.seq}, {"at_ns", witness.at.ns()}, {"event", witness.text}});
+            item["witnesses"].push_back(witness_json(witness));
         }
         out["violations"].push_back(item);
     }

@@ -34,19 +34,29 @@ std::string route_state_name(const runtime::act::RouterRouteInfo& info) {
 
 namespace {
 
+// The settings of a second run of the run that gave `first`: the same run, to no output and no
+// caller's sink, checking nothing more. Monitors only read the trace, except that one may stop
+// the run: when none reported anything the re-run needs none (issue 24), else it replays with
+// them.
+RunSettings replay_settings(const RunSettings& settings, const RunResult& first) {
+    RunSettings again = settings;
+    again.trace_out = nullptr;
+    again.extra_sinks.clear();
+    again.check_determinism = false;
+    again.explain_checks = false;
+    again.hash_only = first.violations.empty();
+    return again;
+}
+
 // Check::witnesses of the failed checks of `result`, the first run `first` made: the run is
 // made again, hashing only, with a CheckWitnesses sink; the processes it names are the first
 // run's, so the first run's view names them.
 void add_check_witnesses(const Scenario& scenario, const RunSettings& settings,
                          const detail::Runner& first, RunResult& result) {
     detail::CheckWitnesses sink(first.witness_queries());
-    RunSettings again = settings;
-    again.trace_out = nullptr;
+    RunSettings again = replay_settings(settings, result);
     again.extra_sinks = {&sink};
-    again.check_determinism = false;
-    again.explain_checks = false;
-    again.monitors = nullptr;                    // a campaign's kit holds the first run's view
-    again.hash_only = result.violations.empty(); // as for the determinism re-run
+    again.monitors = nullptr; // a campaign's kit holds the first run's view
     detail::Runner second(scenario, again);
     const RunResult replay = second.execute();
     if (replay.trace_hash != result.trace_hash) {
@@ -73,13 +83,7 @@ RunResult run_scenario(const Scenario& scenario, const RunSettings& settings) {
     if (wants_determinism) {
         InvariantResult verdict{"determinism", "unchecked"};
         if (settings.check_determinism) {
-            RunSettings again = settings;
-            again.trace_out = nullptr;
-            again.extra_sinks.clear();
-            again.check_determinism = false;
-            // Monitors only read the trace, except that one may stop the run: when none
-            // reported anything the re-run needs none (issue 24), else it replays with them.
-            again.hash_only = result.violations.empty();
+            const RunSettings again = replay_settings(settings, result); // the Runner refers to it
             detail::Runner second(scenario, again);
             const RunResult replay = second.execute();
             const bool same = replay.trace_hash == result.trace_hash;

@@ -146,8 +146,7 @@ void append_checks(std::string& out, const RunResult& result) {
                    check.expected + ", got " + check.actual + " (" + check.pointer + ")\n";
             for (const properties::Witness& witness : check.witnesses) {
                 // The deciding events, as a VIOLATION line's witnesses are printed.
-                out += "    #" + std::to_string(witness.seq) + " @" +
-                       sim::format_instant(witness.at) + " " + witness.text + "\n";
+                out += "    " + witness.line() + "\n";
             }
         }
     }
