@@ -17,7 +17,8 @@ namespace routesim::properties {
 /// See the file comment. begin() starts an event; get<E>() decodes it as E the first time it
 /// is asked during that event (read_event: nothing when it does not decode) and hands out the
 /// same decode after that. A decode's texts are the event's: read them only while it is
-/// dispatched. Cost: begin() one increment; get<E>() one comparison once decoded.
+/// dispatched. Cost: begin() one increment; get<E>() one decode in place (sim::decode_into),
+/// then one comparison.
 class EventDecodes {
 public:
     /// Starts `event`: the decodes of the previous event are forgotten.
@@ -32,11 +33,11 @@ public:
         RS_ASSERT(&event == current_);
         Slot<E>& slot = std::get<Slot<E>>(slots_);
         if (slot.stamp != stamp_) {
-            slot.value = read_event<E>(event);
+            slot.ok = sim::decode_into(event, slot.value); // in place: no copy of the struct
             slot.stamp = stamp_;
             made_++;
         }
-        return slot.value ? &*slot.value : nullptr;
+        return slot.ok ? &slot.value : nullptr;
     }
     /// begin(event) then get<E>(event): a decode for a reader fed singly.
     template <class E>
@@ -51,7 +52,8 @@ public:
 private:
     template <class E>
     struct Slot {
-        std::optional<E> value;
+        E value{};
+        bool ok = false; // value is the decode of the event stamped
         std::uint64_t stamp = 0; // the event it was decoded for (stamps start at 1)
     };
     template <class... Events>

@@ -1,14 +1,21 @@
 // Goal: EventDecodes hands every reader of one event the same decode, made once per kind asked,
 // and decodes the next event anew even when it reuses the seq and field array of the last one
 // (a campaign's next run); a kind the event is not gives nothing.
-// Method: take events built by hand over one field array, changed in place between events.
+// Decodes are made in place, so an optional field an event lacks is absent even where the
+// last event had it.
+// Method: take events built by hand over one field array, changed in place between events;
+// route events emitted through sim::emit_event to a sink.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "properties/event_decodes.hpp"
 #include "runtime/events.hpp"
+#include "sim/event_codec.hpp"
 
 namespace routesim::properties {
 namespace {
@@ -68,6 +75,34 @@ TEST(EventDecodes, AKindTheEventIsNotGivesNothingOnce) {
     EXPECT_EQ(decodes.made(), 1U);
     EXPECT_NE(decodes.fresh<ev::Take>(take.event), nullptr);
     EXPECT_EQ(decodes.made(), 2U);
+}
+
+// An event whose optional last field is absent decodes without it, also into a slot that
+// held the last event's value for that field (decodes are made in place).
+TEST(EventDecodes, AnAbsentOptionalFieldIsAbsentAfterAnEventThatHadIt) {
+    sim::TraceBus bus;
+    struct RouteReader final : sim::TraceSink {
+        EventDecodes decodes;
+        std::vector<std::optional<std::string>> reasons;
+        void on_event(const sim::TraceEvent& event) override {
+            decodes.begin(event);
+            const ev::Route* routed = decodes.get<ev::Route>(event);
+            ASSERT_NE(routed, nullptr);
+            reasons.push_back(routed->reason ? std::optional<std::string>(routed->reason->text)
+                                             : std::nullopt);
+        }
+    } reader;
+    bus.add_sink(reader);
+    ev::Route failed{sim::PremixedId(1), 5, ev::Text("a"), ev::Resolution::Failed, 0, {}};
+    failed.reason = ev::Text("route_failed");
+    sim::emit_event(bus, sim::Instant::zero(), failed);
+    const ev::Route owned{sim::PremixedId(1), 6, ev::Text("a"), ev::Resolution::Owned, 2, {}};
+    sim::emit_event(bus, sim::Instant::zero(), owned);
+    bus.remove_sink(reader);
+    ASSERT_EQ(reader.reasons.size(), 2U);
+    EXPECT_EQ(reader.reasons[0], std::optional<std::string>("route_failed"));
+    EXPECT_EQ(reader.reasons[1], std::nullopt);
+    EXPECT_EQ(reader.decodes.made(), 2U);
 }
 
 } // namespace

@@ -528,6 +528,30 @@ template <TraceEventType Event>
     return out;
 }
 
+/// try_decode into `out` in place (no copy of the struct): true when `event` decodes as
+/// `Event`; `out` is then that decode, else unspecified. For readers that keep one struct per
+/// kind and decode each event into it (properties' EventDecodes).
+template <TraceEventType Event>
+[[gnu::always_inline]] inline bool decode_into(const TraceEvent& event, Event& out) {
+    constexpr std::size_t count = event_field_count<Event>;
+    if (event.layout == &detail::layout_tag<Event>) [[likely]] {
+        if constexpr (detail::last_is_optional<Event>()) {
+            if (event.field_count < count) { // the optional last field is absent
+                constexpr auto table = Event::fields();
+                (out.*(std::get<count - 1>(table).member)).reset();
+            }
+        }
+        detail::decode_trusted(event, out, std::make_index_sequence<count>{});
+        return true;
+    }
+    std::optional<Event> decoded = try_decode<Event>(event);
+    if (!decoded) {
+        return false;
+    }
+    out = *decoded;
+    return true;
+}
+
 /// `event` as `Event`, or nothing when it has another kind. An event of this kind is read by
 /// the table's positions; that it matches the table (count, keys, types) is asserted: the
 /// product's emitters all go through emit_event. Hand-built traces use try_decode.
