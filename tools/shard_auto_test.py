@@ -27,9 +27,9 @@ import subprocess
 import sys
 
 CHECKS = {}
-RACE = "scenarios/races/kill-during-restart.json"
-NAME = "kill-during-restart"
-RUNS = "800"
+RACE = "scenarios/races/disable-races-kill.json"
+NAME = "disable-races-kill"
+RUNS = "20000"
 RUNNER_PREFIXES = ("ROUTESIM_SHARD", "PARALLEL_", "SLURM_", "JOB_COMPLETION_INDEX")
 
 # Shard index -> (the runner fuzz must name, the variables its environment sets, extra flags).
@@ -79,7 +79,7 @@ def run_shards(cli, race, scratch):
     """Starts the 4 shard processes at once; returns {index: (process, stdout, stderr)}."""
     started = {}
     for index, (_, variables, flags) in SHARDS.items():
-        command = [cli, "fuzz", race, "--runs", RUNS, "--scheduler", "pct", "--shrink-max", "0",
+        command = [cli, "fuzz", race, "--runs", RUNS, "--scheduler", "random", "--shrink-max", "0",
                    "--shard", "auto", "--out", f"{scratch}/shard{index}", *flags]
         started[index] = subprocess.Popen(command, env=clean_environment(variables), text=True,
                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -143,7 +143,7 @@ def compare(merged, whole):
 @check
 def merge(cli, source, scratch):
     race = os.path.join(source, RACE)
-    single = subprocess.run([cli, "fuzz", race, "--runs", RUNS, "--scheduler", "pct",
+    single = subprocess.run([cli, "fuzz", race, "--runs", RUNS, "--scheduler", "random",
                              "--shrink-max", "0", "--out", f"{scratch}/single"],
                             env=clean_environment({}), capture_output=True, text=True)
     if single.returncode != 1:
