@@ -19,7 +19,7 @@
 #include "tools/commands.hpp"
 #include "tools/fuzz/race_observer.hpp"
 #include "tools/fuzz_detail.hpp"
-#include "tools/shard_env.hpp"
+#include "tools/shard_environment.hpp"
 #include "tools/shrink.hpp"
 
 namespace routesim::tools {
@@ -53,7 +53,7 @@ std::optional<Input> read_input(const std::string& file) {
     return Input{file, json::parse(text.str(), nullptr, false), std::move(loaded).value()};
 }
 
-/// --shard K/N, or --shard auto (the job runner's environment, tools/shard_env.hpp) into
+/// --shard K/N, or --shard auto (the job runner's environment, tools/shard_environment.hpp) into
 /// `options`; `note` gets the line that says which runner and shard auto chose. Prints what
 /// is wrong and returns false on a bad value.
 bool shard_of(const std::string& shard, CampaignOptions& options, std::string& note) {

@@ -6,26 +6,26 @@
 // is never read (the CLI test fuzz-shard-auto-* runs the binary with real ones).
 #include <gtest/gtest.h>
 
-#include "tools/shard_env.hpp"
+#include "tools/shard_environment.hpp"
 
 namespace routesim::tools {
 namespace {
 
-AutoShard chosen(const Environment& env) {
-    auto found = shard_from_environment(env);
+AutoShard chosen(const Environment& environment) {
+    auto found = shard_from_environment(environment);
     EXPECT_TRUE(found.has_value()) << (found ? "" : found.error());
     return found ? found.value() : AutoShard{};
 }
 
-std::string refused(const Environment& env) {
-    auto found = shard_from_environment(env);
+std::string refused(const Environment& environment) {
+    auto found = shard_from_environment(environment);
     EXPECT_FALSE(found.has_value()) << (found ? describe_shard(found.value()) : "");
     return found ? "" : found.error();
 }
 
-void expect_shard(const Environment& env, std::uint64_t index, std::uint64_t count,
+void expect_shard(const Environment& environment, std::uint64_t index, std::uint64_t count,
                   const std::string& runner) {
-    const AutoShard shard = chosen(env);
+    const AutoShard shard = chosen(environment);
     EXPECT_EQ(shard.index, index);
     EXPECT_EQ(shard.count, count);
     EXPECT_EQ(shard.runner, runner);
@@ -75,24 +75,24 @@ TEST(ShardAuto, KubernetesIndexTakesTheCountFromRoutesimShardCount) {
 }
 
 TEST(ShardAuto, PrecedenceIsGenericThenParallelThenSlurmThenKubernetes) {
-    Environment env{{"JOB_COMPLETION_INDEX", "1"}, {"ROUTESIM_SHARD_COUNT", "4"},
-                    {"SLURM_ARRAY_TASK_ID", "3"},  {"SLURM_ARRAY_TASK_MIN", "0"},
-                    {"SLURM_ARRAY_TASK_MAX", "3"}, {"PARALLEL_SEQ", "3"},
-                    {"ROUTESIM_SHARD", "0/4"}};
-    const AutoShard all = chosen(env);
+    Environment environment{{"JOB_COMPLETION_INDEX", "1"}, {"ROUTESIM_SHARD_COUNT", "4"},
+                            {"SLURM_ARRAY_TASK_ID", "3"},  {"SLURM_ARRAY_TASK_MIN", "0"},
+                            {"SLURM_ARRAY_TASK_MAX", "3"}, {"PARALLEL_SEQ", "3"},
+                            {"ROUTESIM_SHARD", "0/4"}};
+    const AutoShard all = chosen(environment);
     EXPECT_EQ(all.runner, "ROUTESIM_SHARD");
     EXPECT_EQ(all.index, 0u);
     EXPECT_EQ(all.ignored, (std::vector<std::string>{"PARALLEL_SEQ=3", "SLURM_ARRAY_TASK_ID=3",
                                                      "JOB_COMPLETION_INDEX=1"}));
-    env.erase("ROUTESIM_SHARD");
-    expect_shard(env, 2, 4, "GNU parallel");
-    env.erase("PARALLEL_SEQ");
-    expect_shard(env, 3, 4, "Slurm job array");
-    EXPECT_EQ(describe_shard(chosen(env)),
+    environment.erase("ROUTESIM_SHARD");
+    expect_shard(environment, 2, 4, "GNU parallel");
+    environment.erase("PARALLEL_SEQ");
+    expect_shard(environment, 3, 4, "Slurm job array");
+    EXPECT_EQ(describe_shard(chosen(environment)),
               "3/4 from a Slurm job array (SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=0, "
               "SLURM_ARRAY_TASK_MAX=3); ignored (lower precedence): JOB_COMPLETION_INDEX=1");
-    env.erase("SLURM_ARRAY_TASK_ID");
-    expect_shard(env, 1, 4, "Kubernetes Indexed Job");
+    environment.erase("SLURM_ARRAY_TASK_ID");
+    expect_shard(environment, 1, 4, "Kubernetes Indexed Job");
 }
 
 TEST(ShardAuto, NoRunnerNamesEveryVariableLookedFor) {

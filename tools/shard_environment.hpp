@@ -49,7 +49,7 @@ const std::vector<std::string>& shard_variables();
 /// (or not K/N) or is out of range, or variables that disagree (a Slurm array that is not an
 /// evenly spaced range, a count that differs from ROUTESIM_SHARD_COUNT). Counts are at most
 /// 2^32, as for --shard K/N.
-sim::Result<AutoShard, std::string> shard_from_environment(const Environment& env);
+sim::Result<AutoShard, std::string> shard_from_environment(const Environment& environment);
 
 /// The variables of shard_variables() that this process's environment sets.
 Environment process_shard_environment();
