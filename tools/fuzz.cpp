@@ -19,6 +19,7 @@
 #include "tools/commands.hpp"
 #include "tools/fuzz/race_observer.hpp"
 #include "tools/fuzz_detail.hpp"
+#include "tools/shard_environment.hpp"
 #include "tools/shrink.hpp"
 
 namespace routesim::tools {
@@ -52,8 +53,42 @@ std::optional<Input> read_input(const std::string& file) {
     return Input{file, json::parse(text.str(), nullptr, false), std::move(loaded).value()};
 }
 
-/// Flags -> campaign options; prints what is wrong and returns nothing on bad flags.
-std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
+/// --shard K/N, or --shard auto (the job runner's environment, tools/shard_environment.hpp) into
+/// `options`; `note` gets the line that says which runner and shard auto chose. Prints what
+/// is wrong and returns false on a bad value.
+bool shard_of(const std::string& shard, CampaignOptions& options, std::string& note) {
+    if (shard.empty()) {
+        return true;
+    }
+    if (shard == "auto") {
+        auto found = shard_from_environment(process_shard_environment());
+        if (!found) {
+            std::cerr << "routesim fuzz: --shard auto: " << found.error() << "\n";
+            return false;
+        }
+        options.shard_index = found.value().index;
+        options.shard_count = found.value().count;
+        note = describe_shard(found.value());
+        return true;
+    }
+    unsigned long long index = 0;
+    unsigned long long count = 0;
+    char extra = 0;
+    // N is bounded so that a worker's stride (N * jobs) and indices stay far below 2^62.
+    if (std::sscanf(shard.c_str(), "%llu/%llu%c", &index, &count, &extra) != 2 || count == 0 ||
+        index >= count || count > (1ULL << 32)) {
+        std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N <= 2^32, or auto, got \""
+                  << shard << "\"\n";
+        return false;
+    }
+    options.shard_index = index;
+    options.shard_count = count;
+    return true;
+}
+
+/// Flags -> campaign options; prints what is wrong and returns nothing on bad flags. `note`:
+/// as shard_of's.
+std::optional<CampaignOptions> options_of(const FuzzArgs& args, std::string& note) {
     CampaignOptions options;
     options.seed = args.seed;
     options.scheduler = args.scheduler == "pct" ? sim::Policy::Pct : sim::Policy::Random;
@@ -69,19 +104,8 @@ std::optional<CampaignOptions> options_of(const FuzzArgs& args) {
         }
         options.seconds = static_cast<double>(budget.value().count_ns()) / 1e9;
     }
-    if (!args.shard.empty()) {
-        unsigned long long index = 0;
-        unsigned long long count = 0;
-        char extra = 0;
-        // N is bounded so that a worker's stride (N * jobs) and indices stay far below 2^62.
-        if (std::sscanf(args.shard.c_str(), "%llu/%llu%c", &index, &count, &extra) != 2 ||
-            count == 0 || index >= count || count > (1ULL << 32)) {
-            std::cerr << "routesim fuzz: --shard: expected K/N with 0 <= K < N <= 2^32, got \""
-                      << args.shard << "\"\n";
-            return std::nullopt;
-        }
-        options.shard_index = index;
-        options.shard_count = count;
+    if (!shard_of(args.shard, options, note)) {
+        return std::nullopt;
     }
     options.jobs = args.jobs;
     options.max_failures = args.max_failures;
@@ -431,10 +455,14 @@ json annotated_results(const Input& input, const CampaignResult& result,
     return document;
 }
 
-int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& options) {
+int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& options,
+             const std::string& shard_note) {
     std::cout << "fuzz: " << input.scenario.name << ", seed " << options.seed << ", scheduler "
               << sim::policy_name(options.scheduler) << ", shard " << options.shard_index << "/"
               << options.shard_count << ", jobs " << options.jobs << "\n";
+    if (!shard_note.empty()) {
+        std::cout << "shard: " << shard_note << "\n";
+    }
     const CampaignResult result = run_campaign(input.scenario, options);
     const double rate =
         result.elapsed_s > 0 ? static_cast<double>(result.runs) / result.elapsed_s : 0;
@@ -462,7 +490,8 @@ int fuzz_command(const FuzzArgs& args) {
     if (!args.merge.empty()) {
         return merge_command(args);
     }
-    const auto options = options_of(args);
+    std::string shard_note;
+    const auto options = options_of(args, shard_note);
     if (!options.has_value()) {
         return exit_bad_input;
     }
@@ -479,7 +508,7 @@ int fuzz_command(const FuzzArgs& args) {
     }
     print_fault_notice(*input);
     return args.replay.has_value() ? replay_run(args, *input, *options)
-                                   : campaign(args, *input, *options);
+                                   : campaign(args, *input, *options, shard_note);
 }
 
 } // namespace routesim::tools

@@ -173,7 +173,10 @@ void add_fuzz(CLI::App& app, Cli& cli) {
     fuzz.add_option("--semantics", args.semantics, "documented or upstream")
         ->check(CLI::IsMember({"documented", "upstream"}));
     fuzz.add_option("--jobs", args.jobs, "Worker processes")->check(CLI::Range(1, 1024));
-    fuzz.add_option("--shard", args.shard, "Take every N-th run starting at K (\"K/N\")");
+    fuzz.add_option("--shard", args.shard,
+                    "Take every N-th run starting at K (\"K/N\"), or \"auto\": K and N from the "
+                    "job runner's environment (ROUTESIM_SHARD, GNU parallel, a Slurm array, a "
+                    "Kubernetes Indexed Job; README \"Job runners\")");
     fuzz.add_option("--out", args.out, "Directory for reproducers and results (fuzz-out)");
     fuzz.add_option("--max-failures", args.max_failures, "Stop after this many failing runs");
     fuzz.add_option("--shrink-max", args.shrink_max, "Distinct failures to shrink (4)");
