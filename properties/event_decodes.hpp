@@ -33,9 +33,7 @@ public:
         RS_ASSERT(&event == current_);
         Slot<E>& slot = std::get<Slot<E>>(slots_);
         if (slot.stamp != stamp_) {
-            slot.ok = sim::decode_into(event, slot.value); // in place: no copy of the struct
-            slot.stamp = stamp_;
-            made_++;
+            decode(slot, event);
         }
         return slot.ok ? &slot.value : nullptr;
     }
@@ -53,11 +51,20 @@ private:
     template <class E>
     struct Slot {
         E value{};
-        bool ok = false; // value is the decode of the event stamped
+        bool ok = false;         // value is the decode of the event stamped
         std::uint64_t stamp = 0; // the event it was decoded for (stamps start at 1)
     };
     template <class... Events>
     static std::tuple<Slot<Events>...> slots_for(runtime::ev::EventList<Events...>);
+
+    // The first get<E> of an event, out of line: the readers' later gets stay a comparison
+    // (a decode inline would make every get save and restore registers).
+    template <class E>
+    [[gnu::noinline]] void decode(Slot<E>& slot, const sim::TraceEvent& event) {
+        slot.ok = sim::decode_into(event, slot.value); // in place: no copy of the struct
+        slot.stamp = stamp_;
+        made_++;
+    }
 
     decltype(slots_for(runtime::ev::AllEvents{})) slots_;
     std::uint64_t stamp_ = 0;
