@@ -43,7 +43,11 @@ std::uint64_t hash_value(const Json& value) {
     return sim::fnv1a64(value.dump());
 }
 
-CompiledRule::CompiledRule(const Rule& rule)
+CompiledRule::CompiledRule(const Rule& rule) : CompiledRule(rule, "", {}) {
+}
+
+CompiledRule::CompiledRule(const Rule& rule, std::string_view router_path,
+                           std::vector<std::string> routes)
     : rule_(&rule), route_(route_atom(rule.route)), default_(route_atom(rule.default_route)) {
     for (const auto& [type, route] : rule.by_type) {
         by_type_.emplace(type, route_atom(route));
@@ -55,13 +59,36 @@ CompiledRule::CompiledRule(const Rule& rule)
         constexpr std::uint64_t numbered_max = 4096; // larger counts intern on every pick
         numbered_.resize(static_cast<std::size_t>(std::min(rule.count, numbered_max)));
     }
+    if (rule.kind == RuleKind::Custom) {
+        const RuleFactory* factory = registered_rule(rule.custom);
+        RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
+        route_names_ = std::move(routes);
+        custom_ = (*factory)(RuleSpec{router_path, route_names_, rule.knobs});
+        RS_ASSERT(custom_ != nullptr);
+    }
+}
+
+runtime::Atom CompiledRule::apply_custom(const Json& message, const Json** hashed) {
+    std::optional<Json> key = custom_->key(message);
+    const std::string route = custom_->route(message);
+    if (key.has_value() && hashed != nullptr) {
+        key_ = std::move(*key);
+        *hashed = &key_;
+    }
+    return route.empty() ? default_ : route_atom(route);
 }
 
 runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
+    if (custom_ != nullptr) {
+        return apply_custom(message, hashed);
+    }
     return pick([&message](const std::string& name) { return field_of(message, name); }, hashed);
 }
 
 runtime::Atom CompiledRule::apply(const JsonMessage& message, const Json** hashed, Json& scratch) {
+    if (custom_ != nullptr) {
+        return apply_custom(message.json(), hashed);
+    }
     return pick([&](const std::string& name) { return message.field(name, scratch); }, hashed);
 }
 
@@ -70,6 +97,7 @@ runtime::Atom CompiledRule::pick(FieldOf&& field_of, const Json** hashed) {
     const Rule& rule = *rule_;
     switch (rule.kind) {
     case RuleKind::Discard:
+    case RuleKind::Custom: // apply_custom
         return runtime::Atom();
     case RuleKind::Route:
         return route_;

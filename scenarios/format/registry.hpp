@@ -1,0 +1,35 @@
+// The names of the behaviours and routing rules registered by a program that embeds routesim
+// (routesim::register_behavior / register_rule of scenarios/run/registry.hpp record them here),
+// with the knobs each one takes: what the loader accepts as a behaviour `type` or a rule
+// `{"type": ...}` besides the built-ins. Plain data; the factories live in scenarios/run/.
+// Part of scenarios/format/: uses the model (its built-in spellings).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace routesim::scenarios {
+
+/// What the loader knows of one registered type: the knob fields a file may give it (beside
+/// `type` and, for behaviours, the common knobs of every worker; for rules, `default`).
+struct RegisteredType {
+    std::string name;
+    std::vector<std::string> knobs;
+};
+
+/// Which table a name is registered in.
+enum class RegistryTable : unsigned char { Behaviour, Rule };
+
+/// Records a name. Throws std::invalid_argument, naming the problem, when the name is empty,
+/// longer than an Atom, a built-in type of that table or already registered. Not thread-safe:
+/// register before loading scenarios (before main() or at its start).
+void register_type_name(RegistryTable table, RegisteredType type);
+
+/// The registered type `name` of `table`, or nullptr.
+const RegisteredType* registered_type(RegistryTable table, std::string_view name);
+
+/// The registered names of `table`, sorted.
+std::vector<std::string_view> registered_names(RegistryTable table);
+
+} // namespace routesim::scenarios
