@@ -10,7 +10,8 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
-PRIVATE = re.compile(r"(testing_mutation|mutation_hook|_testing|router_rig)\.hpp$")
+# The layers' own test support; tools/testing/ is the public testing library.
+PRIVATE = re.compile(r"^(?!tools/testing/).*(testing_mutation|mutation_hook|_testing|router_rig)\.hpp$")
 
 
 def main() -> int:

@@ -4,7 +4,7 @@
 # this build's compiler, generator, build type and compiler launcher, and runs its tests (its
 # GoogleTest + rapidcheck suite, and its own CLI's validate, run and fuzz --runs 50 on its
 # scenario). Then the plain routesim binary must reject the same scenario (exit 2, naming the
-# unregistered behaviour), so the pass is the registration's doing.
+# unregistered rule), so the pass is the registration's doing.
 # Usage: cmake -DBUILD=<build dir> -DSOURCE=<repo> -DOUT=<dir> -DCLI=<routesim>
 #              -DCXX=<compiler> -DGENERATOR=<gen> -DBUILD_TYPE=<type> [-DLAUNCHER=<ccache>]
 #              [-DSANITIZE=ON] [-DCOVERAGE=ON]
@@ -50,8 +50,8 @@ step("the example's tests" ${CMAKE_CTEST_COMMAND} --test-dir ${OUT}/build --outp
      -j2)
 
 execute_process(COMMAND ${CLI} validate ${SOURCE}/tools/examples/custom-router/scenarios/sessions.json
-                RESULT_VARIABLE code ERROR_VARIABLE err)
-if(NOT code EQUAL 2 OR NOT err MATCHES "unknown behavior type \"session_counter\"")
+                RESULT_VARIABLE code OUTPUT_VARIABLE err ERROR_VARIABLE err)
+if(NOT code EQUAL 2 OR NOT err MATCHES "unknown rule type \"sticky_user\" \\(no routing rule is registered")
     message(FATAL_ERROR "plain routesim should reject the example's scenario (exit 2): ${code} ${err}")
 endif()
-message(STATUS "plain routesim rejects the unregistered behaviour: ok")
+message(STATUS "plain routesim rejects the unregistered rule: ok")

@@ -168,6 +168,10 @@ TEST(Registry, BadRegistrationsThrow) {
                                [](const RuleSpec& spec) { return std::make_unique<ByKey>(spec); },
                                {"default"}),
                  std::invalid_argument);
+    EXPECT_THROW(register_rule("with_field",
+                               [](const RuleSpec& spec) { return std::make_unique<ByKey>(spec); },
+                               {"field"}),
+                 std::invalid_argument);
     // Nothing of a rejected registration is kept.
     EXPECT_EQ(registered_behavior("with_cost"), nullptr);
     EXPECT_EQ(registered_rule("with_default"), nullptr);

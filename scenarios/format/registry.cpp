@@ -29,12 +29,15 @@ bool is_builtin(RegistryTable table, std::string_view name) {
     return std::find(names.names.begin(), names.names.end(), name) != names.names.end();
 }
 
-/// The fields every behaviour (or rule) object has already: a knob may not reuse them.
+/// The fields every behaviour object has already, or that name a built-in rule: a knob may not
+/// reuse them.
 bool is_reserved_knob(RegistryTable table, std::string_view knob) {
     constexpr std::array<std::string_view, 6> behaviour_fields = {
         "type", "cost", "crash_on", "init", "terminate_cost", "ignore_calls"};
     if (table == RegistryTable::Rule) {
-        return knob == "type" || knob == "default";
+        constexpr std::array<std::string_view, 6> rule_fields = {"type", "default", "by_type",
+                                                                 "hash", "field",   "route"};
+        return std::find(rule_fields.begin(), rule_fields.end(), knob) != rule_fields.end();
     }
     return std::find(behaviour_fields.begin(), behaviour_fields.end(), knob) !=
            behaviour_fields.end();
@@ -61,7 +64,7 @@ void register_type_name(RegistryTable table, RegisteredType type) {
         if (knob.empty() || is_reserved_knob(table, knob)) {
             throw std::invalid_argument("routesim: " + what + " \"" + type.name +
                                         "\": a knob may not be named \"" + knob +
-                                        "\" (a field every " + what + " has)");
+                                        "\" (a field of every " + what + " or of a built-in one)");
         }
     }
     std::string name = type.name;

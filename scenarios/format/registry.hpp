@@ -22,8 +22,10 @@ struct RegisteredType {
 enum class RegistryTable : unsigned char { Behaviour, Rule };
 
 /// Records a name. Throws std::invalid_argument, naming the problem, when the name is empty,
-/// longer than an Atom, a built-in type of that table or already registered. Not thread-safe:
-/// register before loading scenarios (before main() or at its start).
+/// longer than an Atom, a built-in type of that table or already registered, or when a knob
+/// is empty or reuses a common field (a behaviour's type, cost, crash_on, init,
+/// terminate_cost, ignore_calls; a rule's type, default, by_type, hash, field, route). Not
+/// thread-safe: register before loading scenarios (before main() or at its start).
 void register_type_name(RegistryTable table, RegisteredType type);
 
 /// The registered type `name` of `table`, or nullptr.

@@ -119,7 +119,8 @@ void register_behavior(std::string name, BehaviorFactory factory,
                        std::vector<std::string> knobs = {});
 
 /// Registers a routing rule: `{"type": name, "default": route, ...knobs}` as a router's
-/// route_message or route_call. Throws as register_behavior does ("default" is reserved).
+/// route_message or route_call. Throws as register_behavior does (knobs may not be named
+/// type, default, by_type, hash, field or route).
 void register_rule(std::string name, RuleFactory factory, std::vector<std::string> knobs = {});
 
 /// The factory registered as behaviour `name`, or nullptr.

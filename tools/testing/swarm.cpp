@@ -36,6 +36,12 @@ public:
 private:
     bool has(int bit) const { return (features_ >> bit & 1) != 0; }
 
+    /// One of `objects`, drawn by index (rapidcheck prints the index of a failing case; it
+    /// cannot print a JSON value).
+    static json pick(const std::vector<json>& objects) {
+        return objects[*rc::gen::inRange<std::size_t>(0, objects.size())];
+    }
+
     static std::string duration_us(int low, int high) {
         return std::to_string(*rc::gen::inRange(low, high + 1)) + "us";
     }
@@ -46,7 +52,7 @@ private:
         const auto& own = palette_.behaviors;
         // With built-ins too, half of the actors get one of the palette's.
         if (!own.empty() && (!palette_.builtin_behaviors || *rc::gen::inRange(0, 2) == 0)) {
-            return *rc::gen::elementOf(own);
+            return pick(own);
         }
         json behavior{{"type", *rc::gen::elementOf(types)}};
         if (behavior["type"] == "echo") {
@@ -72,7 +78,7 @@ private:
     json draw_rule(const std::vector<std::string>& routes) {
         const auto& own = palette_.rules;
         if (!own.empty() && (!palette_.builtin_rules || *rc::gen::inRange(0, 2) == 0)) {
-            return *rc::gen::elementOf(own);
+            return pick(own);
         }
         return draw_builtin_rule(routes);
     }

@@ -25,12 +25,12 @@ std::string user_of(const Json& message, const std::string& field = "user") {
 
 /// Routes each user to routes[h(user) % n] with a hash of its own (FNV-1a 32), and messages
 /// without a user to the route named by the "spill" knob (else the rule's default). The
-/// "field" knob names the message field that holds the user ("user").
+/// "user_field" knob names the message field that holds the user ("user").
 class StickyUser final : public routesim::RoutingRule {
 public:
     explicit StickyUser(const routesim::RuleSpec& spec)
         : routes_(spec.routes), spill_(spec.knobs.value("spill", "")),
-          field_(spec.knobs.value("field", "user")) {}
+          field_(spec.knobs.value("user_field", "user")) {}
 
     std::string route(const Json& message) override {
         const std::string user = user_of(message, field_);
@@ -92,7 +92,7 @@ void register_all() {
     routesim::register_rule(
         "sticky_user",
         [](const routesim::RuleSpec& spec) { return std::make_unique<StickyUser>(spec); },
-        {"spill", "field"});
+        {"spill", "user_field"});
     routesim::register_behavior(
         "session_counter",
         [](const routesim::WorkerSpec& spec) { return std::make_unique<SessionCounter>(spec); },

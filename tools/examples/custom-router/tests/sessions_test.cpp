@@ -24,9 +24,12 @@ TEST_F(SessionsTest, TheScenarioFilePasses) {
     EXPECT_TRUE(routesim::testing::RunPassed(*result)) << summary(*result);
 }
 
-/// One route, so alice's worker is known; it crashes at 5ms and its count starts over.
+/// One route, so alice's worker is known. Over quota 2, alice's third message gets an
+/// OverQuota; the worker is made to crash at 10ms (on the next message it takes, which is
+/// lost) and restarts with no counts, so the two messages after that are within quota.
 json crash_scenario() {
-    json worker = {{"kind", "actor"}, {"behavior", {{"type", "session_counter"}}}};
+    json worker = {{"kind", "actor"}, {"behavior", {{"type", "session_counter"}, {"quota", 2}}}};
+    json hit = {{"type", "Hit"}, {"user", "alice"}};
     return {{"name", "sessions-crash"},
             {"topology",
              {{"kind", "router"},
@@ -35,24 +38,25 @@ json crash_scenario() {
               {"route_message", {{"type", "sticky_user"}}},
               {"route_call", {{"type", "sticky_user"}}}}},
             {"workload",
-             {{{"from", "web"},
-               {"to", "sessions"},
-               {"send", {{"type", "Hit"}, {"user", "alice"}}},
-               {"count", 3},
-               {"every", "1ms"}},
+             {{{"from", "web"}, {"to", "sessions"}, {"send", hit}, {"count", 3}, {"every", "1ms"}},
               {{"from", "web"},
                {"to", "sessions"},
-               {"call", {{"type", "Get"}, {"user", "alice"}}},
-               {"at", "20ms"}}}},
+               {"send", hit},
+               {"count", 3},
+               {"every", "1ms"},
+               {"at", "15ms"}}}},
             {"timeline", {{{"at", "10ms"}, {"crash", "sessions/s0"}}}},
-            {"expect", {{"routes", {{"sessions", {{"s0", {{"restarts", 1}}}}}}}}}};
+            {"expect",
+             {{"routes", {{"sessions", {{"s0", {{"restarts", 1}}}}}}},
+              {"clients", {{"web", {{"types", {{"OverQuota", 1}}}}}}}}}};
 }
 
 TEST_F(SessionsTest, ARestartLosesTheCounts) {
     const auto result = run_json(crash_scenario());
     ASSERT_TRUE(result.has_value());
     EXPECT_TRUE(routesim::testing::RunPassed(*result));
-    ASSERT_EQ(result->clients.at("web").received, 1U);
+    // Without the restart alice would have had three OverQuota answers.
+    EXPECT_EQ(result->clients.at("web").types.at("OverQuota"), 1U);
 }
 
 TEST_F(SessionsTest, AWrongExpectationIsReportedWithItsPointer) {
@@ -69,7 +73,7 @@ RC_GTEST_PROP(SessionsProps, EveryInvariantHoldsOnGeneratedTrees, ()) {
                          json{{"type", "session_counter"}, {"quota", 3}}};
     palette.builtin_behaviors = false; // only our worker
     // Generated messages carry a "key" field: route by it, or spill them all to r0.
-    palette.rules = {json{{"type", "sticky_user"}, {"field", "key"}},
+    palette.rules = {json{{"type", "sticky_user"}, {"user_field", "key"}},
                      json{{"type", "sticky_user"}, {"spill", "r0"}}};
     routesim::testing::check_invariants(routesim::testing::draw_swarm_scenario(palette));
 }
