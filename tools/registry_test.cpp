@@ -5,8 +5,8 @@
 // registering a bad name throws; the swarm generator puts them in generated trees on which
 // every invariant holds; and a CLI made from routesim::cli_main validates, runs and fuzzes a
 // file that uses them.
-// Method: a counting worker "tally" and a key rule "by_key" (with a knob that breaks key
-// affinity on purpose) are registered by this file's static initializer.
+// Method: a counting worker "tally" (with a knob check) and a key rule "by_key" (with a knob
+// that breaks key affinity on purpose) are registered by this file's static initializer.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -78,8 +78,14 @@ private:
 
 // Before main(): the tables are made on first use, whatever the initialization order.
 const bool registered = [] {
-    register_behavior("tally", [](const WorkerSpec& spec) { return std::make_unique<Tally>(spec); },
-                      {"reply_every"});
+    const auto tally = [](const WorkerSpec& spec) { return std::make_unique<Tally>(spec); };
+    register_behavior(
+        "tally", tally, {"reply_every"}, [](const Json& knobs) -> std::optional<KnobError> {
+            if (knobs.contains("reply_every") && !knobs["reply_every"].is_number_unsigned()) {
+                return KnobError{"reply_every", "a non-negative integer"};
+            }
+            return std::nullopt;
+        });
     register_rule("by_key", [](const RuleSpec& spec) { return std::make_unique<ByKey>(spec); },
                   {"drift"});
     return true;
@@ -144,6 +150,10 @@ TEST(Registry, UnknownNamesAreRejectedWithTheRegisteredOnesListed) {
     const scenarios::LoadError knob = load_error(front(json{{"type", "tally"}, {"every", 2}}));
     EXPECT_EQ(knob.pointer, "/topology/routes/0/worker/behavior/every");
     EXPECT_NE(knob.message.find("reply_every"), std::string::npos) << knob.message;
+    const scenarios::LoadError value =
+        load_error(front(json{{"type", "tally"}, {"reply_every", "two"}}));
+    EXPECT_EQ(value.pointer, "/topology/routes/0/worker/behavior/reply_every");
+    EXPECT_EQ(value.message, "expected a non-negative integer, got \"two\"");
     const scenarios::LoadError both =
         load_error(front(json{{"type", "tally"}}, {{"type", "by_key"}, {"hash", "key"}}));
     EXPECT_EQ(both.pointer, "/topology/route_message");

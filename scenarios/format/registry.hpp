@@ -5,17 +5,34 @@
 // Part of scenarios/format/: uses the model (its built-in spellings).
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace routesim::scenarios {
 
+/// A knob value a registered type's check rejects: which knob, and what it expects there
+/// ("a positive integer"); the loader reports `expected <expected>, got <value>` at the knob.
+struct KnobError {
+    std::string knob;
+    std::string expected;
+};
+
+/// Checks the knobs a file gives a registered type (an object holding only registered knobs):
+/// nullopt when they are fine.
+using KnobCheck = std::function<std::optional<KnobError>(const nlohmann::json& knobs)>;
+
 /// What the loader knows of one registered type: the knob fields a file may give it (beside
-/// `type` and, for behaviours, the common knobs of every worker; for rules, `default`).
+/// `type` and, for behaviours, the common knobs of every worker; for rules, `default`), and
+/// the check of their values (none: any JSON value).
 struct RegisteredType {
     std::string name;
     std::vector<std::string> knobs;
+    KnobCheck check;
 };
 
 /// Which table a name is registered in.

@@ -19,12 +19,13 @@ std::map<std::string, Factory, std::less<>>& factories() {
 
 template <class Factory>
 void add(scenarios::RegistryTable table, std::string name, Factory factory,
-         std::vector<std::string> knobs) {
+         std::vector<std::string> knobs, KnobCheck check) {
     if (!factory) {
         throw std::invalid_argument("routesim: registering \"" + name + "\" without a factory");
     }
     // The name table checks the name and the knobs, and throws before anything is kept.
-    scenarios::register_type_name(table, scenarios::RegisteredType{name, std::move(knobs)});
+    scenarios::register_type_name(
+        table, scenarios::RegisteredType{name, std::move(knobs), std::move(check)});
     factories<Factory>().emplace(std::move(name), std::move(factory));
 }
 
@@ -37,12 +38,16 @@ const Factory* find(std::string_view name) {
 
 } // namespace
 
-void register_behavior(std::string name, BehaviorFactory factory, std::vector<std::string> knobs) {
-    add(scenarios::RegistryTable::Behaviour, std::move(name), std::move(factory), std::move(knobs));
+void register_behavior(std::string name, BehaviorFactory factory, std::vector<std::string> knobs,
+                       KnobCheck check) {
+    add(scenarios::RegistryTable::Behaviour, std::move(name), std::move(factory), std::move(knobs),
+        std::move(check));
 }
 
-void register_rule(std::string name, RuleFactory factory, std::vector<std::string> knobs) {
-    add(scenarios::RegistryTable::Rule, std::move(name), std::move(factory), std::move(knobs));
+void register_rule(std::string name, RuleFactory factory, std::vector<std::string> knobs,
+                   KnobCheck check) {
+    add(scenarios::RegistryTable::Rule, std::move(name), std::move(factory), std::move(knobs),
+        std::move(check));
 }
 
 const BehaviorFactory* registered_behavior(std::string_view name) {

@@ -27,6 +27,7 @@
 
 #include "runtime/gen.hpp"
 #include "runtime/mailbox.hpp"
+#include "scenarios/format/registry.hpp"
 #include "sim/time.hpp"
 
 namespace routesim::runtime {
@@ -111,17 +112,27 @@ public:
 using BehaviorFactory = std::function<std::unique_ptr<WorkerLogic>(const WorkerSpec&)>;
 using RuleFactory = std::function<std::unique_ptr<RoutingRule>(const RuleSpec&)>;
 
+/// A knob value the check rejects: the knob and what it expects ("a positive integer").
+using KnobError = scenarios::KnobError;
+/// Checks the knobs a file gives (an object of registered knobs only) when it is loaded, so
+/// that `validate` and every load report a bad value as `<file>: <pointer of the knob>:
+/// expected <expected>, got <value>`: return nullopt when they are fine. The factory may then
+/// rely on them.
+using KnobCheck = scenarios::KnobCheck;
+
 /// Registers a worker behaviour: `{"type": name, ...}` in a `behavior` object. `knobs` are the
-/// extra fields the behaviour object may have (the loader rejects others, as for built-ins).
+/// extra fields the behaviour object may have (the loader rejects others, as for built-ins);
+/// `check`, when given, checks their values at load time.
 /// Throws std::invalid_argument for an empty or too long name, a built-in name ("echo"), a
 /// name registered already, a knob named like a common field, or an empty factory.
 void register_behavior(std::string name, BehaviorFactory factory,
-                       std::vector<std::string> knobs = {});
+                       std::vector<std::string> knobs = {}, KnobCheck check = {});
 
 /// Registers a routing rule: `{"type": name, "default": route, ...knobs}` as a router's
 /// route_message or route_call. Throws as register_behavior does (knobs may not be named
 /// type, default, by_type, hash, field or route).
-void register_rule(std::string name, RuleFactory factory, std::vector<std::string> knobs = {});
+void register_rule(std::string name, RuleFactory factory, std::vector<std::string> knobs = {},
+                   KnobCheck check = {});
 
 /// The factory registered as behaviour `name`, or nullptr.
 const BehaviorFactory* registered_behavior(std::string_view name);

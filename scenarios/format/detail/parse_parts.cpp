@@ -44,6 +44,22 @@ bool fail_no_rule(Errors& errors, const Located& at) {
                                        std::string(rule_choices) + registered_rule_choices() + ")");
 }
 
+/// Runs a registered type's knob check; a rejected knob is reported at its own pointer.
+bool check_knobs(Errors& errors, const Located& at, const RegisteredType& type, const Json& knobs) {
+    if (!type.check) {
+        return true;
+    }
+    const std::optional<KnobError> error = type.check(knobs);
+    if (!error.has_value()) {
+        return true;
+    }
+    if (knobs.contains(error->knob)) {
+        return fail_type(errors, at.member(error->knob), error->expected);
+    }
+    return errors.fail(at.pointer, quote(type.name) + " needs knob " + quote(error->knob) +
+                                       " (expected " + error->expected + ")");
+}
+
 /// A registered rule: {"type": name, "default": route, ...its knobs}.
 bool parse_custom_rule(Errors& errors, const Located& at, Rule& out) {
     const Located type = at.member("type");
@@ -75,7 +91,8 @@ bool parse_custom_rule(Errors& errors, const Located& at, Rule& out) {
             out.knobs[knob] = fields.at(knob).json();
         }
     }
-    return fields.atom("default", out.default_route, Need::Optional,
+    return check_knobs(errors, at, *registered, out.knobs) &&
+           fields.atom("default", out.default_route, Need::Optional,
                        "a route name (an Atom) or \"discard\"");
 }
 
@@ -317,6 +334,11 @@ bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out) {
         out.crash_on = std::move(crash_on);
     }
     if (fields.has("init") && !parse_init(errors, fields.at("init"), out.init)) {
+        return false;
+    }
+    if (out.type == BehaviourType::Custom &&
+        !check_knobs(errors, at, *registered_type(RegistryTable::Behaviour, out.custom),
+                     out.knobs)) {
         return false;
     }
     return out.type != BehaviourType::Forward ||

@@ -93,10 +93,17 @@ void register_all() {
         "sticky_user",
         [](const routesim::RuleSpec& spec) { return std::make_unique<StickyUser>(spec); },
         {"spill", "user_field"});
+    // The loader checks the knob, so `validate` reports a bad quota at its JSON pointer.
     routesim::register_behavior(
         "session_counter",
         [](const routesim::WorkerSpec& spec) { return std::make_unique<SessionCounter>(spec); },
-        {"quota"});
+        {"quota"},
+        [](const Json& knobs) -> std::optional<routesim::KnobError> {
+            if (knobs.contains("quota") && !knobs["quota"].is_number_unsigned()) {
+                return routesim::KnobError{"quota", "a number of messages (an integer >= 0)"};
+            }
+            return std::nullopt;
+        });
 }
 
 } // namespace sessions

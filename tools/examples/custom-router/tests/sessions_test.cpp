@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "scenarios/format/loader.hpp"
 #include "sessions.hpp"
 #include "tools/testing/scenario_testing.hpp"
 #include "tools/testing/swarm.hpp"
@@ -65,6 +66,16 @@ TEST_F(SessionsTest, AWrongExpectationIsReportedWithItsPointer) {
     const auto result = run_json(document);
     ASSERT_TRUE(result.has_value());
     EXPECT_TRUE(routesim::testing::CheckFailed(*result, "/expect/routes/sessions/s0/restarts"));
+}
+
+TEST(SessionsLoad, ABadQuotaIsRejectedAtItsPointer) {
+    json document = crash_scenario();
+    document["topology"]["routes"][0]["worker"]["behavior"]["quota"] = -1;
+    const auto loaded = routesim::scenarios::load_scenario_text(document.dump(), "bad.json");
+    ASSERT_FALSE(loaded.has_value());
+    EXPECT_EQ(loaded.error().to_string(),
+              "bad.json: /topology/routes/0/worker/behavior/quota: "
+              "expected a number of messages (an integer >= 0), got -1");
 }
 
 RC_GTEST_PROP(SessionsProps, EveryInvariantHoldsOnGeneratedTrees, ()) {
