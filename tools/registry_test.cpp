@@ -88,6 +88,16 @@ const bool registered = [] {
         });
     register_rule("by_key", [](const RuleSpec& spec) { return std::make_unique<ByKey>(spec); },
                   {"drift"});
+    // Factories that fail: a throwing one (knob "explode") and one that makes nothing.
+    register_behavior("fragile",
+                      [](const WorkerSpec& spec) -> std::unique_ptr<WorkerLogic> {
+                          if (spec.knobs.value("explode", false)) {
+                              throw std::runtime_error("explode is set");
+                          }
+                          return std::make_unique<Tally>(spec);
+                      },
+                      {"explode"});
+    register_rule("broken", [](const RuleSpec&) { return std::unique_ptr<RoutingRule>(); });
     return true;
 }();
 
@@ -141,12 +151,14 @@ TEST(Registry, TheLoaderAcceptsRegisteredNamesWithTheirKnobs) {
 TEST(Registry, UnknownNamesAreRejectedWithTheRegisteredOnesListed) {
     const scenarios::LoadError behaviour = load_error(front(json{{"type", "talley"}}));
     EXPECT_EQ(behaviour.pointer, "/topology/routes/0/worker/behavior/type");
+    // Registered names follow the built-ins, sorted (a std::map: the same on every run).
     EXPECT_EQ(behaviour.message, "unknown behavior type \"talley\" (expected one of: echo, sink, "
-                                 "keyed_state, forward, tally)");
+                                 "keyed_state, forward, fragile, tally)");
     const scenarios::LoadError rule =
         load_error(front(json{{"type", "tally"}}, {{"type", "bykey"}}));
     EXPECT_EQ(rule.pointer, "/topology/route_message/type");
-    EXPECT_EQ(rule.message, "unknown rule type \"bykey\" (expected a registered rule: by_key)");
+    EXPECT_EQ(rule.message,
+              "unknown rule type \"bykey\" (expected a registered rule: broken, by_key)");
     const scenarios::LoadError knob = load_error(front(json{{"type", "tally"}, {"every", 2}}));
     EXPECT_EQ(knob.pointer, "/topology/routes/0/worker/behavior/every");
     EXPECT_NE(knob.message.find("reply_every"), std::string::npos) << knob.message;
@@ -219,6 +231,28 @@ TEST(Registry, KeyAffinityChecksARegisteredRuleKey) {
     const auto steady = testing::load_scenario_json(document);
     ASSERT_TRUE(steady.has_value());
     EXPECT_TRUE(testing::RunPassed(scenarios::run_scenario(*steady)));
+}
+
+TEST(Registry, AFactoryThatFailsFailsItsProcessInitWithTheReason) {
+    const auto worker =
+        testing::load_scenario_json(front(json{{"type", "fragile"}, {"explode", true}}));
+    ASSERT_TRUE(worker.has_value());
+    const scenarios::RunResult exploded = scenarios::run_scenario(*worker);
+    EXPECT_NE(exploded.root_failure.find("registered behavior \"fragile\": the factory threw: "
+                                         "explode is set"),
+              std::string::npos)
+        << exploded.root_failure;
+    const auto rule =
+        testing::load_scenario_json(front(json{{"type", "tally"}}, {{"type", "broken"}}));
+    ASSERT_TRUE(rule.has_value());
+    const scenarios::RunResult broken = scenarios::run_scenario(*rule);
+    EXPECT_NE(broken.root_failure.find("registered rule \"broken\": the factory made no rule"),
+              std::string::npos)
+        << broken.root_failure;
+    // A factory that succeeds: the same scenario runs.
+    const auto fine = testing::load_scenario_json(front(json{{"type", "fragile"}}));
+    ASSERT_TRUE(fine.has_value());
+    EXPECT_TRUE(scenarios::run_scenario(*fine).root_failure.empty());
 }
 
 class RegistryFixture : public testing::ScenarioTest {};

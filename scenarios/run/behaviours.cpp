@@ -2,6 +2,8 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/run/behaviours.hpp"
 
+#include <exception>
+
 #include "scenarios/run/json_message.hpp"
 #include "sim/assert.hpp"
 
@@ -42,10 +44,22 @@ Worker::Worker(const WorkerContext& context, const Node& spec)
       terminate_delay_(context.draws.draw_terminate_delay(spec, classes_)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
     if (spec.behaviour.type == BehaviourType::Custom) {
-        const BehaviorFactory* factory = registered_behavior(spec.behaviour.custom);
-        RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
-        custom_ = (*factory)(WorkerSpec{spec.name, spec.path, spec.args, spec.behaviour.knobs});
-        RS_ASSERT(custom_ != nullptr);
+        make_custom();
+    }
+}
+
+void Worker::make_custom() {
+    const BehaviorFactory* factory = registered_behavior(spec_.behaviour.custom);
+    RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
+    const std::string what = "registered behavior \"" + spec_.behaviour.custom + "\": ";
+    try {
+        custom_ = (*factory)(WorkerSpec{spec_.name, spec_.path, spec_.args, spec_.behaviour.knobs});
+    } catch (const std::exception& error) {
+        custom_error_ = what + "the factory threw: " + error.what();
+        return;
+    }
+    if (custom_ == nullptr) {
+        custom_error_ = what + "the factory made no behavior";
     }
 }
 
@@ -54,12 +68,14 @@ std::string_view Worker::behavior_name() const {
 }
 
 bool Worker::custom_message(const runtime::PID& from, const runtime::Message& message) {
+    RS_ASSERT(custom_ != nullptr); // else Init failed
     Io io(*this, from);
     return custom_->handle_message(io, message_json(message));
 }
 
 runtime::act::CallReply Worker::custom_call(const runtime::PID& from,
                                             const runtime::Message& request) {
+    RS_ASSERT(custom_ != nullptr); // else Init failed
     Io io(*this, from);
     std::optional<Json> reply = custom_->handle_call(io, message_json(request));
     if (!reply.has_value()) {
@@ -83,6 +99,9 @@ runtime::Status Worker::init(const runtime::Args&) {
     }
     if (draws_.draw_spawn_failure(spec_, classes_)) {
         return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
+    }
+    if (!custom_error_.empty()) {
+        return runtime::stop(runtime::Error::text(custom_error_));
     }
     if (custom_ != nullptr) {
         const runtime::PID none;

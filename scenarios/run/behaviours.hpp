@@ -81,6 +81,8 @@ private:
     /// The campaign's receipts of this worker's identity (looked up on first use), or null.
     MessageCache::Receipts* receipts();
     std::string key_of(const runtime::Message& message) const;
+    /// Makes the registered behaviour (or records why its factory made none).
+    void make_custom();
     /// What a registered behaviour does with a message or call.
     bool custom_message(const runtime::PID& from, const runtime::Message& message);
     runtime::act::CallReply custom_call(const runtime::PID& from, const runtime::Message& request);
@@ -98,6 +100,7 @@ private:
     NodeStats* stats_ = nullptr; // this node's stats in the SpecIndex, set at init
     sim::Duration terminate_delay_;
     std::unique_ptr<WorkerLogic> custom_; // a registered behaviour, made with the worker
+    std::string custom_error_;            // why its factory made none (Init fails with it)
 };
 
 /// A factory for workers of `spec`.

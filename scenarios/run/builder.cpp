@@ -134,6 +134,11 @@ public:
         if (auto failure = draws_.injected_init_failure(spec_)) {
             return sim::fail(runtime::Error::text(std::move(*failure)));
         }
+        for (const CompiledRule* rule : {&message_rule_, &call_rule_}) {
+            if (!rule->error().empty()) {
+                return sim::fail(runtime::Error::text(rule->error()));
+            }
+        }
         runtime::act::RouterOptions options;
         options.mailbox_size = static_cast<std::int64_t>(spec_.mailbox_size);
         RS_ASSERT(spec_.children.size() == spec_.router.routes.size());

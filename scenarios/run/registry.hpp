@@ -9,6 +9,10 @@
 // at every spawn (a restart loses its state). A registered rule is made when its router
 // starts and asked for the route of every Normal-priority message (or call).
 //
+// A factory that throws or makes nothing fails the Init of its process (the worker, or the
+// router of the rule) with the reason, as a behaviour's `init` knob would; an exception from
+// a handler panics the worker, as in any actor.
+//
 // Both must be deterministic: their answers may depend only on what they were given and on
 // their own state (no clock, no std::random_device, no iteration over unordered containers),
 // or runs stop replaying. Register before loading scenarios, from one thread: at the start of

@@ -3,6 +3,7 @@
 #include "scenarios/run/rules.hpp"
 
 #include <algorithm>
+#include <exception>
 
 #include "sim/assert.hpp"
 #include "sim/prng.hpp"
@@ -60,15 +61,30 @@ CompiledRule::CompiledRule(const Rule& rule, std::string_view router_path,
         numbered_.resize(static_cast<std::size_t>(std::min(rule.count, numbered_max)));
     }
     if (rule.kind == RuleKind::Custom) {
-        const RuleFactory* factory = registered_rule(rule.custom);
-        RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
-        route_names_ = std::move(routes);
-        custom_ = (*factory)(RuleSpec{router_path, route_names_, rule.knobs});
-        RS_ASSERT(custom_ != nullptr);
+        make_custom(router_path, std::move(routes));
+    }
+}
+
+void CompiledRule::make_custom(std::string_view router_path, std::vector<std::string> routes) {
+    const RuleFactory* factory = registered_rule(rule_->custom);
+    RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
+    route_names_ = std::move(routes);
+    const std::string what = "registered rule \"" + rule_->custom + "\": ";
+    try {
+        custom_ = (*factory)(RuleSpec{router_path, route_names_, rule_->knobs});
+    } catch (const std::exception& error) {
+        error_ = what + "the factory threw: " + error.what();
+        return;
+    }
+    if (custom_ == nullptr) {
+        error_ = what + "the factory made no rule";
     }
 }
 
 runtime::Atom CompiledRule::apply_custom(const Json& message, const Json** hashed) {
+    if (custom_ == nullptr) {
+        return default_; // unreachable: the router's Init failed (error())
+    }
     std::optional<Json> key = custom_->key(message);
     const std::string route = custom_->route(message);
     if (key.has_value() && hashed != nullptr) {
@@ -79,14 +95,14 @@ runtime::Atom CompiledRule::apply_custom(const Json& message, const Json** hashe
 }
 
 runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
-    if (custom_ != nullptr) {
+    if (custom()) {
         return apply_custom(message, hashed);
     }
     return pick([&message](const std::string& name) { return field_of(message, name); }, hashed);
 }
 
 runtime::Atom CompiledRule::apply(const JsonMessage& message, const Json** hashed, Json& scratch) {
-    if (custom_ != nullptr) {
+    if (custom()) {
         return apply_custom(message.json(), hashed);
     }
     return pick([&](const std::string& name) { return message.field(name, scratch); }, hashed);

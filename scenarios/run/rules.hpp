@@ -38,9 +38,13 @@ public:
     const Rule& rule() const { return *rule_; }
     /// Whether this is a registered rule (its answers may depend on its state: never
     /// memoised per message).
-    bool custom() const { return custom_ != nullptr; }
+    bool custom() const { return rule_->kind == RuleKind::Custom; }
+    /// Why a registered rule's factory made no rule (its router's Init fails with it), or "".
+    const std::string& error() const { return error_; }
 
 private:
+    /// Makes the registered rule (or records why its factory made none).
+    void make_custom(std::string_view router_path, std::vector<std::string> routes);
     /// A registered rule's answer for `message`; a key it names goes to `key_`.
     runtime::Atom apply_custom(const Json& message, const Json** hashed);
 
@@ -57,6 +61,7 @@ private:
     std::vector<std::string> route_names_;                      // what a registered rule sees
     std::unique_ptr<RoutingRule> custom_;                       // a registered rule
     Json key_;                                                  // its last key
+    std::string error_;                                         // its factory's failure
 };
 
 /// The 64-bit hash of a field value as the hash rule defines it.
