@@ -40,8 +40,7 @@ function(routesim_export_targets set_name)
         list(APPEND targets ${target})
     endforeach()
     install(TARGETS ${targets} EXPORT ${set_name}
-            ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-            INCLUDES DESTINATION ${routesim_include_root})
+            ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
     install(EXPORT ${set_name} NAMESPACE routesim:: DESTINATION ${ROUTESIM_INSTALL_CMAKEDIR})
 endfunction()
 routesim_export_targets(routesimTargets ${routesim_core_exports})
