@@ -55,6 +55,8 @@ std::string rule_summary(const Rule& rule) {
         return "by field " + rule.field;
     case RuleKind::Route:
         return "always " + rule.route;
+    case RuleKind::Custom:
+        return rule.custom;
     }
     return "";
 }
@@ -62,7 +64,7 @@ std::string rule_summary(const Rule& rule) {
 std::string node_detail(const Node& node) {
     switch (node.kind) {
     case NodeKind::Actor: {
-        std::string text(scenarios::spelling(node.behaviour.type));
+        std::string text(scenarios::behaviour_name(node.behaviour));
         if (node.behaviour.type == scenarios::BehaviourType::Forward) {
             text += " to " + node.behaviour.to;
         }
@@ -116,6 +118,7 @@ std::string route_hint(const Rule& rule, const std::string& route, std::size_t i
     }
     case RuleKind::Hash:
     case RuleKind::Field:
+    case RuleKind::Custom:
         return index == 0 ? rule_summary(rule) : "";
     case RuleKind::Route:
         return rule.route == route ? "always" : "";
@@ -158,6 +161,7 @@ std::vector<std::string> rule_targets(const Rule& rule) {
         break;
     case RuleKind::Field:
     case RuleKind::Discard:
+    case RuleKind::Custom: // whatever the registered rule answers: nothing known here
         break;
     }
     names.push_back(rule.default_route);

@@ -36,11 +36,12 @@ constexpr std::array<std::string_view, 12> invariant_names = {
 constexpr std::array<std::string_view, 3> policy_names = {"fifo", "random", "pct"};
 
 static_assert(static_cast<std::size_t>(NodeKind::Router) + 1 == node_kind_names.size());
-static_assert(static_cast<std::size_t>(BehaviourType::Forward) + 1 == behaviour_names.size());
+// Custom types have no spelling of their own: the file names the registered type.
+static_assert(static_cast<std::size_t>(BehaviourType::Custom) == behaviour_names.size());
 static_assert(static_cast<std::size_t>(SupervisorType::SimpleOneForOne) + 1 ==
               supervisor_type_names.size());
 static_assert(static_cast<std::size_t>(RestartStrategy::Permanent) + 1 == strategy_names.size());
-static_assert(static_cast<std::size_t>(RuleKind::Route) + 1 == rule_names.size());
+static_assert(static_cast<std::size_t>(RuleKind::Custom) == rule_names.size());
 static_assert(static_cast<std::size_t>(OnRouteFailed::DeadLetter) + 1 ==
               on_route_failed_names.size());
 static_assert(static_cast<std::size_t>(Semantics::Upstream) + 1 == semantics_names.size());
@@ -108,6 +109,15 @@ constexpr std::array<std::string_view, 51> error_names = {
 };
 
 } // namespace
+
+std::string_view behaviour_name(const Behaviour& behaviour) {
+    return behaviour.type == BehaviourType::Custom ? std::string_view(behaviour.custom)
+                                                   : spelling(behaviour.type);
+}
+
+std::string_view rule_name(const Rule& rule) {
+    return rule.kind == RuleKind::Custom ? std::string_view(rule.custom) : spelling(rule.kind);
+}
 
 Spellings spellings(NodeKind) {
     return {"kind", node_kind_names};

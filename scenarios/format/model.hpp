@@ -332,6 +332,13 @@ std::string_view spelling(E value) {
     return table.names[index];
 }
 
+/// The name of a behaviour as a file writes its `type`: the built-in's spelling, or the
+/// registered behaviour's name.
+std::string_view behaviour_name(const Behaviour& behaviour);
+
+/// The name of a rule's shape: the built-in's spelling, or the registered rule's name.
+std::string_view rule_name(const Rule& rule);
+
 /// The enumerator spelled `text`, or nullopt.
 template <class E>
 std::optional<E> parse_spelling(std::string_view text) {

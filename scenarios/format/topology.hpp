@@ -20,8 +20,9 @@ using Json = nlohmann::json;
 /// The kind of a topology node (`kind`).
 enum class NodeKind : std::uint8_t { Actor, Supervisor, Pool, Router };
 
-/// The worker behaviour of an actor (`behavior.type`).
-enum class BehaviourType : std::uint8_t { Echo, Sink, KeyedState, Forward };
+/// The worker behaviour of an actor (`behavior.type`). Custom: a behaviour registered by
+/// name (scenarios/format/registry.hpp); its name is Behaviour::custom, it has no spelling.
+enum class BehaviourType : std::uint8_t { Echo, Sink, KeyedState, Forward, Custom };
 
 /// The supervisor type (`type`); Ergo's SupervisorType.
 enum class SupervisorType : std::uint8_t { OneForOne, AllForOne, RestForOne, SimpleOneForOne };
@@ -29,8 +30,9 @@ enum class SupervisorType : std::uint8_t { OneForOne, AllForOne, RestForOne, Sim
 /// The supervisor-wide restart strategy (`restart.strategy`); Ergo's SupervisorStrategy.
 enum class RestartStrategy : std::uint8_t { Transient, Temporary, Permanent };
 
-/// The shape of a routing rule (`route_message`, `route_call`).
-enum class RuleKind : std::uint8_t { Discard, ByType, Hash, Field, Route };
+/// The shape of a routing rule (`route_message`, `route_call`). Custom: a rule registered by
+/// name (`{"type": name}`, scenarios/format/registry.hpp); its name is Rule::custom.
+enum class RuleKind : std::uint8_t { Discard, ByType, Hash, Field, Route, Custom };
 
 /// What a router does with a MessageRouteFailed (`on_route_failed`).
 enum class OnRouteFailed : std::uint8_t { Log, Terminate, DeadLetter };
@@ -69,6 +71,10 @@ struct Behaviour {
     bool reply = false;
     /// forward only: the target the messages and calls go to (required for forward).
     std::string to;
+    /// Custom only: the registered behaviour's name.
+    std::string custom;
+    /// Custom only: the registered knobs given in the file, as written (an object).
+    Json knobs = Json::object();
 };
 
 /// A routing rule. Which fields are meaningful depends on `kind`.
@@ -89,6 +95,10 @@ struct Rule {
     std::string default_route = std::string(discard_route);
     /// JSON pointer of the rule in the source file (empty for a defaulted rule).
     std::string pointer;
+    /// Custom only: the registered rule's name.
+    std::string custom;
+    /// Custom only: the registered knobs given in the file, as written (an object).
+    Json knobs = Json::object();
 };
 
 /// One owned route of a router, after `repeat` expansion. Its worker is the node at the

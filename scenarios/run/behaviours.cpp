@@ -2,6 +2,8 @@
 // Part of scenarios/: uses properties/, runtime/, sim/ and nlohmann_json.
 #include "scenarios/run/behaviours.hpp"
 
+#include <exception>
+
 #include "scenarios/run/json_message.hpp"
 #include "sim/assert.hpp"
 
@@ -13,14 +15,73 @@ constexpr std::string_view call_order_type = "routesim.client.call";
 
 } // namespace
 
+/// What a registered behaviour can do from inside this worker (routesim::WorkerIo).
+class Worker::Io final : public WorkerIo {
+public:
+    Io(Worker& worker, const runtime::PID& from) : worker_(worker), from_(from) {}
+    const runtime::PID& from() const override { return from_; }
+    const runtime::PID& self() const override { return worker_.self(); }
+    sim::Instant now() const override { return worker_.process().now(); }
+    bool reply(const Json& message) override {
+        return !from_.empty() && worker_.process().send(from_, json_message(message)).has_value();
+    }
+    bool send(std::string_view target, const Json& message) override {
+        const std::optional<runtime::PID> to = worker_.context_.targets.resolve(target);
+        return to.has_value() && worker_.process().send(*to, json_message(message)).has_value();
+    }
+    void log(std::string_view level, std::string_view text) override {
+        worker_.process().log(level, text);
+    }
+    runtime::Process& process() override { return worker_.process(); }
+
+private:
+    Worker& worker_;
+    const runtime::PID& from_;
+};
+
 Worker::Worker(const WorkerContext& context, const Node& spec)
     : context_(context), draws_(context.draws), spec_(spec), classes_(context.specs.classes(spec)),
       terminate_delay_(context.draws.draw_terminate_delay(spec, classes_)) {
     RS_ASSERT(spec.kind == NodeKind::Actor);
+    if (spec.behaviour.type == BehaviourType::Custom) {
+        make_custom();
+    }
+}
+
+void Worker::make_custom() {
+    const BehaviorFactory* factory = registered_behavior(spec_.behaviour.custom);
+    RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
+    const std::string what = "registered behavior \"" + spec_.behaviour.custom + "\": ";
+    try {
+        custom_ = (*factory)(WorkerSpec{spec_.name, spec_.path, spec_.args, spec_.behaviour.knobs});
+    } catch (const std::exception& error) {
+        custom_error_ = what + "the factory threw: " + error.what();
+        return;
+    }
+    if (custom_ == nullptr) {
+        custom_error_ = what + "the factory made no behavior";
+    }
 }
 
 std::string_view Worker::behavior_name() const {
-    return spelling(spec_.behaviour.type);
+    return behaviour_name(spec_.behaviour);
+}
+
+bool Worker::custom_message(const runtime::PID& from, const runtime::Message& message) {
+    RS_ASSERT(custom_ != nullptr); // else Init failed
+    Io io(*this, from);
+    return custom_->handle_message(io, message_json(message));
+}
+
+runtime::act::CallReply Worker::custom_call(const runtime::PID& from,
+                                            const runtime::Message& request) {
+    RS_ASSERT(custom_ != nullptr); // else Init failed
+    Io io(*this, from);
+    std::optional<Json> reply = custom_->handle_call(io, message_json(request));
+    if (!reply.has_value()) {
+        return runtime::act::CallReply::later();
+    }
+    return runtime::act::CallReply::value(json_message(std::move(*reply)));
 }
 
 runtime::Status Worker::init(const runtime::Args&) {
@@ -38,6 +99,16 @@ runtime::Status Worker::init(const runtime::Args&) {
     }
     if (draws_.draw_spawn_failure(spec_, classes_)) {
         return runtime::stop(runtime::Error::text("init failed (faults.spawn_fail)"));
+    }
+    if (!custom_error_.empty()) {
+        return runtime::stop(runtime::Error::text(custom_error_));
+    }
+    if (custom_ != nullptr) {
+        const runtime::PID none;
+        Io io(*this, none);
+        if (std::optional<std::string> error = custom_->init(io)) {
+            return runtime::stop(runtime::Error::text(std::move(*error)));
+        }
     }
     return runtime::ok();
 }
@@ -128,11 +199,16 @@ runtime::Status Worker::handle_message(const runtime::PID& from, const runtime::
             process().log("warning", "forward: target " + spec_.behaviour.to + " is not running");
         }
         break;
+    case BehaviourType::Custom:
+        if (!custom_message(from, message)) {
+            return runtime::stop(runtime::Error::panic());
+        }
+        break;
     }
     return runtime::ok();
 }
 
-runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::Ref&,
+runtime::act::CallReply Worker::handle_call(const runtime::PID& from, const runtime::Ref&,
                                             const runtime::Message& request) {
     if (!take(request)) {
         return runtime::act::CallReply::stop(runtime::Error::panic());
@@ -151,6 +227,8 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
         return runtime::act::CallReply::later();
     }
     switch (knobs.type) {
+    case BehaviourType::Custom:
+        return custom_call(from, request);
     case BehaviourType::Echo:
         return runtime::act::CallReply::value(echo_reply(request, "Reply"));
     case BehaviourType::Sink:
@@ -167,8 +245,12 @@ runtime::act::CallReply Worker::handle_call(const runtime::PID&, const runtime::
 }
 
 runtime::Inspection Worker::handle_inspect(const runtime::PID&, const std::vector<std::string>&) {
-    return runtime::Inspection{{"behavior", std::string(behavior_name())},
-                               {"processed", std::to_string(taken_)}};
+    runtime::Inspection items{{"behavior", std::string(behavior_name())},
+                              {"processed", std::to_string(taken_)}};
+    if (custom_ != nullptr) {
+        items.merge(custom_->inspect()); // the built-in keys stay
+    }
+    return items;
 }
 
 runtime::Factory worker_factory(const WorkerContext& context, const Node& spec) {

@@ -13,6 +13,7 @@
 #include "scenarios/run/fault_draws.hpp"
 #include "scenarios/run/message_cache.hpp"
 #include "scenarios/run/records.hpp"
+#include "scenarios/run/registry.hpp"
 #include "scenarios/run/spec_index.hpp"
 #include "scenarios/run/targets.hpp"
 
@@ -52,7 +53,8 @@ struct ClientContext {
 };
 
 /// A worker actor built from a `behavior` object. Knobs: cost, crash_on, init failures,
-/// terminate_cost, ignore_calls (and the run's random crash and spawn-failure faults).
+/// terminate_cost, ignore_calls (and the run's random crash and spawn-failure faults). A
+/// registered behaviour (BehaviourType::Custom) gets each message and call after them.
 class Worker final : public runtime::act::Actor {
 public:
     Worker(const WorkerContext& context, const Node& spec);
@@ -79,6 +81,12 @@ private:
     /// The campaign's receipts of this worker's identity (looked up on first use), or null.
     MessageCache::Receipts* receipts();
     std::string key_of(const runtime::Message& message) const;
+    /// Makes the registered behaviour (or records why its factory made none).
+    void make_custom();
+    /// What a registered behaviour does with a message or call.
+    bool custom_message(const runtime::PID& from, const runtime::Message& message);
+    runtime::act::CallReply custom_call(const runtime::PID& from, const runtime::Message& request);
+    class Io;
 
     const WorkerContext& context_;
     FaultDraws& draws_; // (a reference of its own: every message taken draws)
@@ -91,6 +99,8 @@ private:
     bool receipts_found_ = false;
     NodeStats* stats_ = nullptr; // this node's stats in the SpecIndex, set at init
     sim::Duration terminate_delay_;
+    std::unique_ptr<WorkerLogic> custom_; // a registered behaviour, made with the worker
+    std::string custom_error_;            // why its factory made none (Init fails with it)
 };
 
 /// A factory for workers of `spec`.

@@ -111,17 +111,33 @@ private:
 
 // -- router -----------------------------------------------------------------------------------
 
+/// The owned route names of a router node, in the file's order (what a registered rule sees).
+std::vector<std::string> route_names(const Node& spec) {
+    std::vector<std::string> names;
+    names.reserve(spec.router.routes.size());
+    for (const RouteSpec& route : spec.router.routes) {
+        names.push_back(route.name);
+    }
+    return names;
+}
+
 class ScenarioRouter final : public runtime::act::Router {
 public:
     ScenarioRouter(const BuildContext& context, const Node& spec)
         : context_(context), draws_(context.worker.draws), spec_(spec),
-          classes_(context.worker.specs.classes(spec)), message_rule_(spec.router.route_message),
-          call_rule_(spec.router.route_call) {}
+          classes_(context.worker.specs.classes(spec)),
+          message_rule_(spec.router.route_message, spec.path, route_names(spec)),
+          call_rule_(spec.router.route_call, spec.path, route_names(spec)) {}
 
     sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
         context_.worker.specs.note_spawn(spec_, process().pid());
         if (auto failure = draws_.injected_init_failure(spec_)) {
             return sim::fail(runtime::Error::text(std::move(*failure)));
+        }
+        for (const CompiledRule* rule : {&message_rule_, &call_rule_}) {
+            if (!rule->error().empty()) {
+                return sim::fail(runtime::Error::text(rule->error()));
+            }
         }
         runtime::act::RouterOptions options;
         options.mailbox_size = static_cast<std::int64_t>(spec_.mailbox_size);
@@ -184,7 +200,7 @@ private:
     // (the key_affinity monitor's input, properties/router_monitors.hpp).
     runtime::Atom route_by(CompiledRule& compiled, const runtime::Message& message) {
         const auto* json = message.get<JsonMessage>();
-        if (json == nullptr) {
+        if (json == nullptr || compiled.custom()) { // a registered rule: asked every time
             const Json* value = nullptr;
             const runtime::Atom name = compiled.apply(message_json(message), &value);
             if (value != nullptr) {

@@ -3,6 +3,7 @@
 #include "scenarios/run/rules.hpp"
 
 #include <algorithm>
+#include <exception>
 
 #include "sim/assert.hpp"
 #include "sim/prng.hpp"
@@ -43,7 +44,11 @@ std::uint64_t hash_value(const Json& value) {
     return sim::fnv1a64(value.dump());
 }
 
-CompiledRule::CompiledRule(const Rule& rule)
+CompiledRule::CompiledRule(const Rule& rule) : CompiledRule(rule, "", {}) {
+}
+
+CompiledRule::CompiledRule(const Rule& rule, std::string_view router_path,
+                           std::vector<std::string> routes)
     : rule_(&rule), route_(route_atom(rule.route)), default_(route_atom(rule.default_route)) {
     for (const auto& [type, route] : rule.by_type) {
         by_type_.emplace(type, route_atom(route));
@@ -55,13 +60,51 @@ CompiledRule::CompiledRule(const Rule& rule)
         constexpr std::uint64_t numbered_max = 4096; // larger counts intern on every pick
         numbered_.resize(static_cast<std::size_t>(std::min(rule.count, numbered_max)));
     }
+    if (rule.kind == RuleKind::Custom) {
+        make_custom(router_path, std::move(routes));
+    }
+}
+
+void CompiledRule::make_custom(std::string_view router_path, std::vector<std::string> routes) {
+    const RuleFactory* factory = registered_rule(rule_->custom);
+    RS_ASSERT(factory != nullptr); // the loader accepted the name: it is registered
+    route_names_ = std::move(routes);
+    const std::string what = "registered rule \"" + rule_->custom + "\": ";
+    try {
+        custom_ = (*factory)(RuleSpec{router_path, route_names_, rule_->knobs});
+    } catch (const std::exception& error) {
+        error_ = what + "the factory threw: " + error.what();
+        return;
+    }
+    if (custom_ == nullptr) {
+        error_ = what + "the factory made no rule";
+    }
+}
+
+runtime::Atom CompiledRule::apply_custom(const Json& message, const Json** hashed) {
+    if (custom_ == nullptr) {
+        return default_; // unreachable: the router's Init failed (error())
+    }
+    std::optional<Json> key = custom_->key(message);
+    const std::string route = custom_->route(message);
+    if (key.has_value() && hashed != nullptr) {
+        key_ = std::move(*key);
+        *hashed = &key_;
+    }
+    return route.empty() ? default_ : route_atom(route);
 }
 
 runtime::Atom CompiledRule::apply(const Json& message, const Json** hashed) {
+    if (custom()) {
+        return apply_custom(message, hashed);
+    }
     return pick([&message](const std::string& name) { return field_of(message, name); }, hashed);
 }
 
 runtime::Atom CompiledRule::apply(const JsonMessage& message, const Json** hashed, Json& scratch) {
+    if (custom()) {
+        return apply_custom(message.json(), hashed);
+    }
     return pick([&](const std::string& name) { return message.field(name, scratch); }, hashed);
 }
 
@@ -70,6 +113,7 @@ runtime::Atom CompiledRule::pick(FieldOf&& field_of, const Json** hashed) {
     const Rule& rule = *rule_;
     switch (rule.kind) {
     case RuleKind::Discard:
+    case RuleKind::Custom: // apply_custom
         return runtime::Atom();
     case RuleKind::Route:
         return route_;

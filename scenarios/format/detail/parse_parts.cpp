@@ -4,6 +4,7 @@
 #include <array>
 
 #include "scenarios/format/detail/parse.hpp"
+#include "scenarios/format/registry.hpp"
 
 namespace routesim::scenarios::detail {
 namespace {
@@ -24,16 +25,75 @@ std::vector<std::string_view> present_rule_keys(const Json& object) {
     return present;
 }
 
+/// ", or {"type": R} with R a registered rule: a, b" when rules are registered, else "".
+std::string registered_rule_choices() {
+    const std::vector<std::string_view> names = registered_names(RegistryTable::Rule);
+    return names.empty() ? std::string()
+                         : ", or {\"type\": R} with R a registered rule: " + join(names);
+}
+
 bool fail_no_rule(Errors& errors, const Located& at) {
     for (const auto& item : at.json().items()) {
         if (item.key() != "default") {
             return errors.fail(at.pointer, "unknown rule " + quote(item.key()) +
                                                " (expected one of: " + std::string(rule_choices) +
-                                               ")");
+                                               registered_rule_choices() + ")");
         }
     }
     return errors.fail(at.pointer, "rule object names no rule (expected one of: " +
-                                       std::string(rule_choices) + ")");
+                                       std::string(rule_choices) + registered_rule_choices() + ")");
+}
+
+/// Runs a registered type's knob check; a rejected knob is reported at its own pointer.
+bool check_knobs(Errors& errors, const Located& at, const RegisteredType& type, const Json& knobs) {
+    if (!type.check) {
+        return true;
+    }
+    const std::optional<KnobError> error = type.check(knobs);
+    if (!error.has_value()) {
+        return true;
+    }
+    if (knobs.contains(error->knob)) {
+        return fail_type(errors, at.member(error->knob), error->expected);
+    }
+    return errors.fail(at.pointer, quote(type.name) + " needs knob " + quote(error->knob) +
+                                       " (expected " + error->expected + ")");
+}
+
+/// A registered rule: {"type": name, "default": route, ...its knobs}.
+bool parse_custom_rule(Errors& errors, const Located& at, Rule& out) {
+    const Located type = at.member("type");
+    const std::vector<std::string_view> names = registered_names(RegistryTable::Rule);
+    const std::string expected =
+        names.empty() ? std::string("no routing rule is registered by this program; expected "
+                                    "one of: ") +
+                            std::string(rule_choices)
+                      : "expected a registered rule: " + join(names);
+    if (!type.json().is_string()) {
+        return fail_type(errors, type, "a registered rule's name (" + expected + ")");
+    }
+    const auto& name = type.json().get_ref<const std::string&>();
+    const RegisteredType* registered = registered_type(RegistryTable::Rule, name);
+    if (registered == nullptr) {
+        return errors.fail(type.pointer,
+                           "unknown rule type " + quote(name) + " (" + expected + ")");
+    }
+    std::vector<std::string_view> known = {"type", "default"};
+    known.insert(known.end(), registered->knobs.begin(), registered->knobs.end());
+    const Fields fields(errors, at);
+    if (!fields.only(known)) {
+        return false;
+    }
+    out.kind = RuleKind::Custom;
+    out.custom = name;
+    for (const std::string& knob : registered->knobs) {
+        if (fields.has(knob)) {
+            out.knobs[knob] = fields.at(knob).json();
+        }
+    }
+    return check_knobs(errors, at, *registered, out.knobs) &&
+           fields.atom("default", out.default_route, Need::Optional,
+                       "a route name (an Atom) or \"discard\"");
 }
 
 bool parse_by_type(Errors& errors, const Fields& fields, Rule& out) {
@@ -102,13 +162,25 @@ bool parse_rule(Errors& errors, const Located& at, Rule& out) {
         if (text == discard_route) {
             return true;
         }
-        return errors.fail(at.pointer, "unknown rule " + quote(text) +
-                                           " (expected one of: " + std::string(rule_choices) + ")");
+        const std::string hint =
+            registered_type(RegistryTable::Rule, text) != nullptr
+                ? "; a registered rule is written {\"type\": " + quote(text) + "}"
+                : std::string();
+        return errors.fail(at.pointer, "unknown rule " + quote(text) + " (expected one of: " +
+                                           std::string(rule_choices) + ")" + hint);
     }
     if (!expect_object(errors, at, what_rule)) {
         return false;
     }
     const std::vector<std::string_view> present = present_rule_keys(at.json());
+    if (at.json().contains("type")) {
+        if (!present.empty()) {
+            return errors.fail(at.pointer, "rule has both \"type\" and " + quote(present[0]) +
+                                               " (expected a registered rule {\"type\": R} "
+                                               "or one of: by_type, hash, field, route)");
+        }
+        return parse_custom_rule(errors, at, out);
+    }
     if (present.empty()) {
         return fail_no_rule(errors, at);
     }
@@ -191,17 +263,32 @@ bool parse_init(Errors& errors, const Located& at, InitFailure& out) {
 constexpr std::array<std::string_view, 6> behaviour_fields = {
     "type", "cost", "crash_on", "init", "terminate_cost", "ignore_calls"};
 
-} // namespace
+/// Reads `type`: a built-in behaviour, or a registered one (Custom, with its name). The
+/// error lists the registered names after the built-ins.
+bool parse_behaviour_type(Errors& errors, const Fields& fields, Behaviour& out) {
+    const std::vector<std::string_view> registered = registered_names(RegistryTable::Behaviour);
+    if (registered.empty() || !fields.has("type")) {
+        return fields.enumeration("type", out.type, Need::Required);
+    }
+    const Spellings builtins = spellings(BehaviourType{});
+    std::vector<std::string_view> names(builtins.names.begin(), builtins.names.end());
+    names.insert(names.end(), registered.begin(), registered.end());
+    std::size_t index = 0;
+    if (!read_spelled(errors, fields.at("type"), Spellings{builtins.noun, names}, index)) {
+        return false;
+    }
+    if (index < builtins.names.size()) {
+        out.type = static_cast<BehaviourType>(index);
+        return true;
+    }
+    out.type = BehaviourType::Custom;
+    out.custom = std::string(names[index]);
+    return true;
+}
 
-bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out) {
-    if (!expect_object(errors, at, "a behavior object with \"type\"")) {
-        return false;
-    }
-    const Fields fields(errors, at);
-    if (!fields.enumeration("type", out.type, Need::Required)) {
-        return false;
-    }
-    // Every type takes the common knobs; echo adds "reply", forward adds "to".
+/// The fields a behaviour of `out.type` takes: the common knobs, echo's "reply", forward's
+/// "to", or a registered behaviour's own knobs (copied into out.knobs).
+std::vector<std::string_view> behaviour_known_fields(const Fields& fields, Behaviour& out) {
     std::vector<std::string_view> known(behaviour_fields.begin(), behaviour_fields.end());
     if (out.type == BehaviourType::Echo) {
         known.push_back("reply");
@@ -209,6 +296,31 @@ bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out) {
     if (out.type == BehaviourType::Forward) {
         known.push_back("to");
     }
+    if (out.type == BehaviourType::Custom) {
+        const RegisteredType* registered = registered_type(RegistryTable::Behaviour, out.custom);
+        RS_ASSERT(registered != nullptr);
+        for (const std::string& knob : registered->knobs) {
+            known.emplace_back(knob);
+            if (fields.has(knob)) {
+                out.knobs[knob] = fields.at(knob).json();
+            }
+        }
+    }
+    return known;
+}
+
+} // namespace
+
+bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out) {
+    if (!expect_object(errors, at, "a behavior object with \"type\"")) {
+        return false;
+    }
+    const Fields fields(errors, at);
+    if (!parse_behaviour_type(errors, fields, out)) {
+        return false;
+    }
+    // Every type takes the common knobs; echo adds "reply", forward adds "to".
+    const std::vector<std::string_view> known = behaviour_known_fields(fields, out);
     if (!fields.only(known) || !fields.duration("cost", out.cost) ||
         !fields.duration("terminate_cost", out.terminate_cost) ||
         !fields.boolean("ignore_calls", out.ignore_calls) || !fields.boolean("reply", out.reply)) {
@@ -222,6 +334,11 @@ bool parse_behaviour(Errors& errors, const Located& at, Behaviour& out) {
         out.crash_on = std::move(crash_on);
     }
     if (fields.has("init") && !parse_init(errors, fields.at("init"), out.init)) {
+        return false;
+    }
+    if (out.type == BehaviourType::Custom &&
+        !check_knobs(errors, at, *registered_type(RegistryTable::Behaviour, out.custom),
+                     out.knobs)) {
         return false;
     }
     return out.type != BehaviourType::Forward ||
