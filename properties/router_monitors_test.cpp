@@ -748,6 +748,37 @@ TEST(KeyAffinityMonitor, TellsApartTwoKeysWhoseHashesCollide) {
               "\"r1\" (one key maps to one route for the run)");
 }
 
+// The index over keys grows (256 slots at first, doubled at half full) and is rebuilt from the
+// entries: 5,000 keys of two routers, sent twice each, keep their routes through the growth;
+// a key of the first thousand sent to another route after it is still caught, and only that
+// one (the same key text at the other router is another key).
+TEST(KeyAffinityMonitor, KeysKeepTheirRoutesWhileTheKeyIndexGrows) {
+    Hand<KeyAffinity> h;
+    const auto key_event = [&](std::uint64_t router, const std::string& key,
+                               const std::string& name) {
+        h.trace.emit(route_key, {{runtime::trace::router, U{router}},
+                                 {route_key_field, sim::TraceValue(key)},
+                                 {runtime::trace::name, sim::TraceValue(name)}});
+    };
+    const auto route_of = [](std::uint64_t router, int key) {
+        return "r" + std::to_string((key + static_cast<int>(router)) % 16);
+    };
+    for (int round = 0; round < 2; round++) {
+        for (int key = 0; key < 2500; key++) {
+            for (std::uint64_t router : {1U, 2U}) {
+                key_event(router, std::to_string(key), route_of(router, key));
+            }
+        }
+    }
+    EXPECT_TRUE(h.monitor.holds()) << h.monitor.violations().front().to_string();
+    key_event(2, "777", route_of(1, 777)); // router 1's route for 777: not router 2's
+    ASSERT_EQ(h.monitor.violations().size(), 1U);
+    EXPECT_EQ(h.monitor.violations()[0].explanation,
+              "router <2> sent key 777 to route \"" + route_of(1, 777) +
+                  "\", but earlier sent the same key to route \"" + route_of(2, 777) +
+                  "\" (one key maps to one route for the run)");
+}
+
 // -- events that do not decode ------------------------------------------------------------
 // Every monitor here reads an event through its kind's struct (read_event); an event whose
 // fields are not those of its kind (a hand-edited trace) is skipped, where a field of the
