@@ -150,7 +150,7 @@ void count_probes(std::vector<ProbeCount>& into, const std::vector<scenarios::Pr
     RS_ASSERT(run.size() == into.size());
     for (std::size_t i = 0; i < run.size(); i++) {
         RS_ASSERT(into[i].name == run[i].name);
-        into[i].runs += run[i].reached ? 1 : 0;
+        into[i].runs += run[i].reached ? 1U : 0U;
     }
 }
 

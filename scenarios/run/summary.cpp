@@ -162,15 +162,13 @@ void append_probes(std::string& out, const RunResult& result) {
         reached += probe.reached ? 1 : 0;
     }
     out += "probes: " + std::to_string(reached) + " of " + std::to_string(result.probes.size()) +
-           " reached
-";
+           " reached\n";
     for (const ProbeResult& probe : result.probes) {
         out += "  " + probe.name + ": " +
                (probe.reached ? "reached at #" + std::to_string(probe.seq) + " @" +
                                     sim::format_instant(probe.at)
                               : std::string("never reached")) +
-               " (" + probe.pointer + ")
-";
+               " (" + probe.pointer + ")\n";
     }
 }
 
