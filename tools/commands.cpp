@@ -110,8 +110,8 @@ nlohmann::json result_json(const scenarios::Scenario& scenario,
     }
     for (const scenarios::ProbeResult& probe : result.probes) {
         // Each probe is also a check ("sometimes.<name>"); this says where it was reached.
-        nlohmann::json item{{"name", probe.name}, {"pointer", probe.pointer},
-                            {"reached", probe.reached}};
+        nlohmann::json item{
+            {"name", probe.name}, {"pointer", probe.pointer}, {"reached", probe.reached}};
         if (probe.reached) {
             item["seq"] = probe.seq;
             item["at_ns"] = probe.at.ns();

@@ -59,9 +59,9 @@ TEST(FuzzProbes, CampaignCountsTheRunsThatReachedEachProbe) {
     // The same count, run by run, with the campaign's settings.
     std::uint64_t restarted = 0;
     for (std::uint64_t index = 0; index < options.runs; index++) {
-        const scenarios::RunResult run = scenarios::run_scenario(
-            scenario, fuzz_settings(run_seed(options.seed, index), options.scheduler,
-                                    options.semantics));
+        const scenarios::RunResult run =
+            scenarios::run_scenario(scenario, fuzz_settings(run_seed(options.seed, index),
+                                                            options.scheduler, options.semantics));
         EXPECT_FALSE(run_failed(run));
         ASSERT_EQ(run.probes.size(), 3U);
         restarted += run.probes[1].reached ? 1U : 0U;
@@ -73,7 +73,8 @@ TEST(FuzzProbes, CampaignCountsTheRunsThatReachedEachProbe) {
         << text;
     EXPECT_NE(text.find("  reached by no run: a disabled\n"), std::string::npos) << text;
     const json document = results_json(result, options);
-    EXPECT_EQ(document["probes"][1], (json{{"name", "a restarted"}, {"runs", result.probes[1].runs}}));
+    EXPECT_EQ(document["probes"][1],
+              (json{{"name", "a restarted"}, {"runs", result.probes[1].runs}}));
 }
 
 TEST(FuzzProbes, ShardsAndWorkersSumToOneCampaignsCounts) {
@@ -91,8 +92,7 @@ TEST(FuzzProbes, ShardsAndWorkersSumToOneCampaignsCounts) {
     auto merged = merge_results(shards);
     ASSERT_TRUE(merged.has_value()) << merged.error();
     EXPECT_EQ(merged.value()["probes"], expected["probes"]);
-    EXPECT_EQ(campaign_from_json(merged.value()).probes,
-              campaign_from_json(expected).probes);
+    EXPECT_EQ(campaign_from_json(merged.value()).probes, campaign_from_json(expected).probes);
 
     CampaignOptions forked = options_for(40);
     forked.jobs = 2;

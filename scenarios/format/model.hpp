@@ -176,7 +176,12 @@ struct ClientExpect {
 };
 
 /// What a reachability probe waits for (`expect.sometimes`).
-enum class ProbeCondition : std::uint8_t { RouteStateSeen, RouteFailedSeen, RestartsSeen, EventSeen };
+enum class ProbeCondition : std::uint8_t {
+    RouteStateSeen,
+    RouteFailedSeen,
+    RestartsSeen,
+    EventSeen
+};
 
 /// The field that spells a probe condition in the file ("route_state", ...).
 constexpr std::string_view probe_condition_field(ProbeCondition condition) {

@@ -70,12 +70,14 @@ TEST(ProbeLoader, MalformedProbesGiveTheirPointerAndWhatWasExpected) {
     EXPECT_EQ(error(R"([{"name": "x", "restarts": {"w": 1}, "event": {"kind": "take"}}])"),
               "inline.json: /expect/sometimes/0: probe \"x\" has 2 conditions (expected exactly "
               "one of \"route_state\", \"route_failed\", \"restarts\" or \"event\")");
-    EXPECT_NE(error(R"([{"restarts": {"w": 1}}])").find("/expect/sometimes/0: missing required "
-                                                        "field \"name\""),
+    EXPECT_NE(error(R"([{"restarts": {"w": 1}}])")
+                  .find("/expect/sometimes/0: missing required "
+                        "field \"name\""),
               std::string::npos);
-    EXPECT_EQ(error(R"([{"name": "x", "restarts": {"w": 1}}, {"name": "x", "restarts": {"w": 2}}])"),
-              "inline.json: /expect/sometimes/1/name: duplicate probe name \"x\" (already used by "
-              "the probe at /expect/sometimes/0; expected every probe name once)");
+    EXPECT_EQ(
+        error(R"([{"name": "x", "restarts": {"w": 1}}, {"name": "x", "restarts": {"w": 2}}])"),
+        "inline.json: /expect/sometimes/1/name: duplicate probe name \"x\" (already used by "
+        "the probe at /expect/sometimes/0; expected every probe name once)");
     EXPECT_NE(error(R"([{"name": "x", "route_state": {"r/a": "pending"}}])")
                   .find("/expect/sometimes/0/route_state/r~1a: unknown route state \"pending\""),
               std::string::npos);
@@ -85,8 +87,9 @@ TEST(ProbeLoader, MalformedProbesGiveTheirPointerAndWhatWasExpected) {
     EXPECT_NE(error(R"([{"name": "x", "route_failed": {"r": "gen.ErrBsy"}}])")
                   .find("/expect/sometimes/0/route_failed/r: unknown error name"),
               std::string::npos);
-    EXPECT_NE(error(R"([{"name": "x", "restarts": {"w": 0}}])").find("/expect/sometimes/0/restarts/w"),
-              std::string::npos);
+    EXPECT_NE(
+        error(R"([{"name": "x", "restarts": {"w": 0}}])").find("/expect/sometimes/0/restarts/w"),
+        std::string::npos);
     EXPECT_NE(error(R"([{"name": "x", "route_state": {"r": "running"}}])")
                   .find("route path \"r\" is not \"<router>/<route>\""),
               std::string::npos);

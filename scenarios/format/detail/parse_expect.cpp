@@ -209,7 +209,8 @@ bool parse_probe_event(Errors& errors, const Located& at, Probe& out) {
 constexpr std::array<std::string_view, 4> probe_conditions = {
     probe_condition_field(ProbeCondition::RouteStateSeen),
     probe_condition_field(ProbeCondition::RouteFailedSeen),
-    probe_condition_field(ProbeCondition::RestartsSeen), probe_condition_field(ProbeCondition::EventSeen)};
+    probe_condition_field(ProbeCondition::RestartsSeen),
+    probe_condition_field(ProbeCondition::EventSeen)};
 
 bool parse_probe(Errors& errors, const Located& at, Probe& out) {
     out.pointer = at.pointer;
@@ -232,13 +233,12 @@ bool parse_probe(Errors& errors, const Located& at, Probe& out) {
     }
     const std::string choices = "\"route_state\", \"route_failed\", \"restarts\" or \"event\"";
     if (present.size() != 1) {
-        return errors.fail(at.pointer,
-                           present.empty()
-                               ? "probe " + quote(out.name) + " has no condition (expected one of " +
-                                     choices + ")"
-                               : "probe " + quote(out.name) + " has " +
-                                     std::to_string(present.size()) +
-                                     " conditions (expected exactly one of " + choices + ")");
+        return errors.fail(
+            at.pointer,
+            present.empty()
+                ? "probe " + quote(out.name) + " has no condition (expected one of " + choices + ")"
+                : "probe " + quote(out.name) + " has " + std::to_string(present.size()) +
+                      " conditions (expected exactly one of " + choices + ")");
     }
     out.condition = static_cast<ProbeCondition>(present[0]);
     const Located condition = fields.at(probe_conditions[present[0]]);
@@ -269,11 +269,10 @@ bool parse_sometimes(Errors& errors, const Located& at, std::vector<Probe>& out)
         }
         const auto [first, inserted] = names.emplace(out[i].name, out[i].pointer);
         if (!inserted) {
-            ok = errors.fail(out[i].pointer + "/name", "duplicate probe name " +
-                                                           quote(out[i].name) +
-                                                           " (already used by the probe at " +
-                                                           first->second +
-                                                           "; expected every probe name once)");
+            ok = errors.fail(out[i].pointer + "/name",
+                             "duplicate probe name " + quote(out[i].name) +
+                                 " (already used by the probe at " + first->second +
+                                 "; expected every probe name once)");
         }
     }
     return ok;
@@ -353,11 +352,11 @@ bool parse_expect(LoadContext& context, const Located& at, Expect& out) {
                                  "route_failed", "processed", "sometimes"})
                   : fields.only({"invariants", "inspect", "routes", "clients", "alive", "dead",
                                  "route_failed", "processed"});
-    ok = (at.pointer != "/expect" ||
-          parse_section(context, fields, "sometimes",
-                       [&](const Located& section) {
-                           return parse_sometimes(errors, section, out.sometimes);
-                       })) &&
+    ok = (at.pointer != "/expect" || parse_section(context, fields, "sometimes",
+                                                   [&](const Located& section) {
+                                                       return parse_sometimes(errors, section,
+                                                                              out.sometimes);
+                                                   })) &&
          ok;
     ok = parse_section(context, fields, "invariants",
                        [&](const Located& section) {

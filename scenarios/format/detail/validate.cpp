@@ -385,10 +385,10 @@ private:
         for (const std::string& name : names) {
             list += (list.empty() ? "" : ", ") + list_item(name);
         }
-        return errors_.fail(pointer, "router " + quote(probe.router) + " has no route " +
-                                         quote(probe.route) +
-                                         (names.empty() ? " (it owns no routes)"
-                                                        : " (expected one of: " + list + ")"));
+        return errors_.fail(
+            pointer,
+            "router " + quote(probe.router) + " has no route " + quote(probe.route) +
+                (names.empty() ? " (it owns no routes)" : " (expected one of: " + list + ")"));
     }
 
     bool processed(const Expect& expect, const std::string& base) {

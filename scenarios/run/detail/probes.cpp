@@ -196,8 +196,8 @@ std::vector<ProbeResult> Probes::results() const {
     std::vector<ProbeResult> out;
     out.reserve(states_.size());
     for (const State& state : states_) {
-        out.push_back(ProbeResult{state.probe->name, state.probe->pointer, state.reached,
-                                  state.seq, state.at});
+        out.push_back(ProbeResult{state.probe->name, state.probe->pointer, state.reached, state.seq,
+                                  state.at});
     }
     return out;
 }
