@@ -203,6 +203,40 @@ TEST(ProbeRun, AnUnreachedProbeFailsTheRunWithItsLine) {
     EXPECT_FALSE(counted.probes[1].reached);
 }
 
+TEST(ProbeRun, RouteFailedCountsCallsAndRestartsCountAPoolsRespawns) {
+    // DESIGN.md "Liveness": route_failed counts the failures of calls too (the error returned
+    // to the caller), which expect.route_failed (MessageRouteFailed only) does not.
+    const Scenario call = load(R"({"name": "probe-call",
+        "topology": {"kind": "router", "name": "r", "routes": [
+            {"name": "a", "worker": {"kind": "actor", "behavior": {"type": "echo"}}}],
+          "route_message": {"route": "a"}, "route_call": {"route": "a"}},
+        "workload": [{"from": "c", "to": "r", "call": {"type": "Q"}, "at": "2ms"}],
+        "timeline": [{"at": "1ms", "disable_route": {"router": "r", "name": "a"}}],
+        "expect": {"route_failed": {"r": {"gen.ErrDisabled": 0}},
+                   "clients": {"c": {"errors": {"gen.ErrDisabled": 1}}},
+                   "sometimes": [{"name": "f", "route_failed": {"r": "gen.ErrDisabled"}},
+                                 {"name": "busy", "route_failed": {"r": "gen.ErrBusy"}}]}})");
+    const RunResult called = run_scenario(call);
+    ASSERT_EQ(called.probes.size(), 2U);
+    EXPECT_TRUE(called.probes[0].reached) << format_summary(call, called);
+    EXPECT_EQ(called.probes[0].at, sim::Instant::zero() + sim::Duration::milliseconds(2));
+    EXPECT_FALSE(called.probes[1].reached);
+
+    // A pool respawns a worker that died (pool_forward "respawned"): once here, never twice.
+    const Scenario pool = load(R"({"name": "probe-pool",
+        "topology": {"kind": "pool", "name": "p", "size": 2, "worker": {"kind": "actor",
+          "behavior": {"type": "sink", "crash_on": {"type": "Poison"}}}},
+        "workload": [{"from": "c", "to": "p", "send": {"type": "Poison"}, "at": "1ms"},
+                     {"from": "c", "to": "p", "send": {"type": "X"}, "at": "2ms", "count": 4,
+                      "every": "1ms"}],
+        "expect": {"sometimes": [{"name": "once", "restarts": {"p/#0": 1}},
+                                 {"name": "twice", "restarts": {"p/#*": 2}}]}})");
+    const RunResult pooled = run_scenario(pool);
+    ASSERT_EQ(pooled.probes.size(), 2U);
+    EXPECT_TRUE(pooled.probes[0].reached) << format_summary(pool, pooled);
+    EXPECT_FALSE(pooled.probes[1].reached);
+}
+
 TEST(ProbeRun, AScenarioWithoutProbesHasNoProbeOutput) {
     const Scenario scenario = load(with_expect("{}"));
     const RunResult result = run_scenario(scenario);
