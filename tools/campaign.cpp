@@ -88,6 +88,7 @@ scenarios::RunSettings fuzz_settings(std::uint64_t seed, sim::Policy scheduler,
     settings.aim_faults = true;
     settings.coverage = true;
     settings.instrument = &fuzz::shared_observer();
+    settings.judge_probes = false; // probes are counted over the campaign, never a failure
     return settings;
 }
 
@@ -145,6 +146,22 @@ std::map<std::string, CoverageCount> CoverageTally::as_map() const {
     return out;
 }
 
+void count_probes(std::vector<ProbeCount>& into, const std::vector<scenarios::ProbeResult>& run) {
+    RS_ASSERT(run.size() == into.size());
+    for (std::size_t i = 0; i < run.size(); i++) {
+        RS_ASSERT(into[i].name == run[i].name);
+        into[i].runs += run[i].reached ? 1U : 0U;
+    }
+}
+
+std::vector<ProbeCount> probe_counts(const scenarios::Scenario& scenario) {
+    std::vector<ProbeCount> out;
+    for (const scenarios::Probe& probe : scenario.expect.sometimes) {
+        out.push_back(ProbeCount{probe.name, 0});
+    }
+    return out;
+}
+
 void run_slice(const scenarios::Scenario& scenario, const CampaignOptions& options, Slice slice,
                SliceSink& sink) {
     const Stopwatch clock;
@@ -195,6 +212,7 @@ public:
     void on_run(const RunResult& run) override {
         result_.runs++;
         tally_.add(run.coverage);
+        detail::count_probes(result_.probes, run.probes);
         if (progress_.due()) {
             result_.coverage = tally_.as_map();
             progress_.update(result_.runs, result_.failures.size(), result_.coverage);
@@ -220,6 +238,7 @@ CampaignResult run_campaign(const scenarios::Scenario& scenario, const CampaignO
     CampaignResult result;
     result.scenario = scenario.name;
     result.semantics = options.semantics.value_or(scenario.run.semantics);
+    result.probes = detail::probe_counts(scenario);
     detail::Progress progress(options.progress);
     if (options.jobs == 1) {
         LocalSink sink(result, progress);

@@ -78,6 +78,15 @@ private:
     std::vector<CoverageCount> by_entry_;
 };
 
+/// Adds one run's reached probes to `into` (RunResult::probes, in file order; `into` starts
+/// with the scenario's probes, see probe_counts).
+void count_probes(std::vector<ProbeCount>& into, const std::vector<scenarios::ProbeResult>& run);
+/// The scenario's probes, each reached by 0 runs.
+std::vector<ProbeCount> probe_counts(const scenarios::Scenario& scenario);
+/// Probes as [{"name": n, "runs": r}] and back (summed by name, new names appended).
+nlohmann::json probes_json(const std::vector<ProbeCount>& probes);
+void add_probes(std::vector<ProbeCount>& into, const nlohmann::json& probes);
+
 /// JSON of one failure record and back (results files and worker pipes).
 nlohmann::json failure_json(const FailureRecord& record);
 FailureRecord failure_from_json(const nlohmann::json& item);

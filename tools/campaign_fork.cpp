@@ -85,10 +85,11 @@ void write_line(int fd, const json& line) {
 /// line shows it as a single process does) at most 5 times a second, a summary at the end.
 class PipeSink final : public SliceSink {
 public:
-    explicit PipeSink(int fd) : fd_(fd) {}
+    PipeSink(int fd, std::vector<ProbeCount> probes) : fd_(fd), probes_(std::move(probes)) {}
     void on_run(const scenarios::RunResult& result) override {
         runs_++;
         coverage_.add(result.coverage);
+        count_probes(probes_, result.probes);
         if (clock_.seconds() - last_ >= 0.2) {
             last_ = clock_.seconds();
             write_line(fd_, json{{"line", "progress"},
@@ -106,7 +107,8 @@ public:
     void on_done() override {
         write_line(fd_, json{{"line", "summary"},
                              {"runs", runs_},
-                             {"coverage", coverage_json(coverage_.as_map())}});
+                             {"coverage", coverage_json(coverage_.as_map())},
+                             {"probes", probes_json(probes_)}});
     }
 
 private:
@@ -114,6 +116,7 @@ private:
     std::uint64_t runs_ = 0;
     std::uint64_t failures_ = 0;
     CoverageTally coverage_;
+    std::vector<ProbeCount> probes_;
     Stopwatch clock_;
     double last_ = 0;
 };
@@ -146,6 +149,7 @@ void take_line(const std::string& text, Worker& worker, CampaignResult& result) 
     } else if (kind == "summary") {
         worker.runs = line.value("runs", std::uint64_t{0});
         add_coverage(result.coverage, line["coverage"]);
+        add_probes(result.probes, line.value("probes", json::array()));
         worker.coverage.clear(); // now in result.coverage
         worker.summarised = true;
     }
@@ -187,7 +191,7 @@ std::vector<Worker> start_workers(const scenarios::Scenario& scenario,
             for (const Worker& other : workers) {
                 ::close(other.fd);
             }
-            PipeSink sink(fds[1]);
+            PipeSink sink(fds[1], probe_counts(scenario));
             run_slice(scenario, options, Slice{job, options.jobs}, sink);
             ::close(fds[1]);
             std::_Exit(0);

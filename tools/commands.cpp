@@ -108,6 +108,16 @@ nlohmann::json result_json(const scenarios::Scenario& scenario,
     if (!result.checks.empty()) {
         out["checks"] = checks_json(result.checks);
     }
+    for (const scenarios::ProbeResult& probe : result.probes) {
+        // Each probe is also a check ("sometimes.<name>"); this says where it was reached.
+        nlohmann::json item{
+            {"name", probe.name}, {"pointer", probe.pointer}, {"reached", probe.reached}};
+        if (probe.reached) {
+            item["seq"] = probe.seq;
+            item["at_ns"] = probe.at.ns();
+        }
+        out["probes"].push_back(item);
+    }
     for (const auto& invariant : result.invariants) {
         out["invariants"][invariant.name] = invariant.verdict;
     }

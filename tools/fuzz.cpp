@@ -208,8 +208,8 @@ std::optional<Shrunk> shrink_and_report(const Input& input, const CampaignOption
     return Shrunk{path.string(), replay, repro.result.trace_hash};
 }
 
-void print_coverage(const std::map<std::string, CoverageCount>& coverage) {
-    std::cout << coverage_text(coverage);
+void print_coverage(const CampaignResult& result) {
+    std::cout << coverage_text(result.coverage) << probes_text(result.probes, result.runs);
 }
 
 std::string results_name(const std::string& scenario, const CampaignOptions& options) {
@@ -253,7 +253,7 @@ int merge_command(const FuzzArgs& args) {
             std::cout << "    rerun: " << item["rerun"].get<std::string>() << "\n";
         }
     }
-    print_coverage(result.coverage);
+    print_coverage(result);
     const std::filesystem::path path =
         std::filesystem::path(args.out) / (result.scenario + ".results.json");
     if (!write_file(path, merged.value().dump(2) + "\n")) {
@@ -343,6 +343,32 @@ void coverage_pairs_text(std::ostream& out, const std::map<std::string, Coverage
 }
 
 } // namespace
+
+std::string probes_text(const std::vector<ProbeCount>& probes, std::uint64_t runs) {
+    if (probes.empty()) {
+        return "";
+    }
+    std::vector<std::string_view> missed;
+    for (const ProbeCount& probe : probes) {
+        if (probe.runs == 0) {
+            missed.push_back(probe.name);
+        }
+    }
+    std::ostringstream out;
+    out << "probes: " << probes.size() - missed.size() << " of " << probes.size()
+        << " reached by some run\n";
+    for (const ProbeCount& probe : probes) {
+        out << "  " << probe.name << ": " << probe.runs << " of " << runs << " runs\n";
+    }
+    if (!missed.empty()) {
+        out << "  reached by no run:";
+        for (std::size_t i = 0; i < missed.size(); i++) {
+            out << (i == 0 ? " " : ", ") << missed[i];
+        }
+        out << "\n";
+    }
+    return out.str();
+}
 
 std::string coverage_text(const std::map<std::string, CoverageCount>& coverage) {
     std::size_t windows_reached = 0;
@@ -470,7 +496,7 @@ int campaign(const FuzzArgs& args, const Input& input, const CampaignOptions& op
               << static_cast<std::uint64_t>(rate)
               << " runs/s), failures: " << result.failures.size() << "\n";
     const std::map<std::uint64_t, Shrunk> shrunk = report_failures(args, input, options, result);
-    print_coverage(result.coverage);
+    print_coverage(result);
     const std::filesystem::path results =
         std::filesystem::path(args.out) / results_name(input.scenario.name, options);
     if (write_file(results, annotated_results(input, result, options, shrunk).dump(2) + "\n",

@@ -95,6 +95,13 @@ struct CoverageCount {
     std::uint64_t events = 0;
 };
 
+/// A reachability probe of the scenario (`expect.sometimes`) and the runs that reached it.
+struct ProbeCount {
+    std::string name;
+    std::uint64_t runs = 0;
+    bool operator==(const ProbeCount& other) const = default;
+};
+
 /// What to run.
 struct CampaignOptions {
     std::uint64_t seed = 1;
@@ -123,6 +130,9 @@ struct CampaignResult {
     /// Sorted by run index; at most one per seed.
     std::vector<FailureRecord> failures;
     std::map<std::string, CoverageCount> coverage;
+    /// Every probe of the scenario in file order with the runs that reached it (none when the
+    /// scenario has no probes). An unreached probe never makes a run failing.
+    std::vector<ProbeCount> probes;
     double elapsed_s = 0;
     /// A worker process died (an RS_ASSERT in the simulator: a bug, reported with its seed).
     bool worker_crashed = false;
@@ -135,6 +145,9 @@ CampaignResult run_campaign(const scenarios::Scenario& scenario, const CampaignO
 /// with their counts, then the ones never reached), then the (route state, event) pairs
 /// grouped by route state. Keys as RunResult::coverage spells them.
 std::string coverage_text(const std::map<std::string, CoverageCount>& coverage);
+/// The probe report `routesim fuzz` prints ("" when there are no probes): every probe with
+/// the runs that reached it, then the probes no run reached.
+std::string probes_text(const std::vector<ProbeCount>& probes, std::uint64_t runs);
 
 /// The results document (format "routesim-fuzz-results/2", documented in results.cpp).
 nlohmann::json results_json(const CampaignResult& result, const CampaignOptions& options);

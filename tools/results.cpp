@@ -13,6 +13,7 @@
 //                    "rerun": "routesim fuzz ...", optional "reproducer", "replay",
 //                    "replay_trace_hash"} ],          // sorted by seed, one per run
 //     "coverage": { "<route state> x <event>" | "window:<name>": {"runs": r, "events": e} },
+//     "probes": [ {"name": "<probe name>", "runs": r} ],   // only for a scenario with probes
 //     "elapsed_s": <wall-clock seconds, informational> }
 //
 // Run i of a campaign has seed run_seed(S, i); shard K/N runs the indices i = K (mod N), and
@@ -75,6 +76,30 @@ void add_coverage(std::map<std::string, CoverageCount>& into, const json& covera
     }
 }
 
+json probes_json(const std::vector<ProbeCount>& probes) {
+    json out = json::array();
+    for (const ProbeCount& probe : probes) {
+        out.push_back(json{{"name", probe.name}, {"runs", probe.runs}});
+    }
+    return out;
+}
+
+void add_probes(std::vector<ProbeCount>& into, const json& probes) {
+    if (!probes.is_array()) {
+        return;
+    }
+    for (const json& item : probes) {
+        const std::string name = item.value("name", "");
+        auto found = std::find_if(into.begin(), into.end(),
+                                  [&name](const ProbeCount& probe) { return probe.name == name; });
+        if (found == into.end()) {
+            into.push_back(ProbeCount{name, 0});
+            found = into.end() - 1;
+        }
+        found->runs += item.value("runs", std::uint64_t{0});
+    }
+}
+
 } // namespace detail
 
 namespace {
@@ -114,13 +139,17 @@ json results_json(const CampaignResult& result, const CampaignOptions& options) 
                         {"jobs", options.jobs},
                         {"runs", result.runs},
                         {"slices", slices_json(result.slices)}};
-    return json{{"format", results_format},
-                {"scenario", result.scenario},
-                {"campaigns", json::array({campaign})},
-                {"runs", result.runs},
-                {"failures", std::move(failures)},
-                {"coverage", detail::coverage_json(result.coverage)},
-                {"elapsed_s", result.elapsed_s}};
+    json document{{"format", results_format},
+                  {"scenario", result.scenario},
+                  {"campaigns", json::array({campaign})},
+                  {"runs", result.runs},
+                  {"failures", std::move(failures)},
+                  {"coverage", detail::coverage_json(result.coverage)},
+                  {"elapsed_s", result.elapsed_s}};
+    if (!result.probes.empty()) {
+        document["probes"] = detail::probes_json(result.probes);
+    }
+    return document;
 }
 
 CampaignResult campaign_from_json(const json& document) {
@@ -129,6 +158,7 @@ CampaignResult campaign_from_json(const json& document) {
     result.runs = document.value("runs", std::uint64_t{0});
     result.elapsed_s = document.value("elapsed_s", 0.0);
     detail::add_coverage(result.coverage, document.value("coverage", json::object()));
+    detail::add_probes(result.probes, document.value("probes", json::array()));
     for (const json& item : document.value("failures", json::array())) {
         result.failures.push_back(detail::failure_from_json(item));
     }

@@ -97,6 +97,26 @@ sim::Result<std::vector<RunSet>, std::string> sets_of(const json& campaign, cons
     return sets;
 }
 
+/// Checks the probe counts of a document when it has them (files of scenarios without probes,
+/// and files written before probes existed, have none).
+std::optional<std::string> check_probes(const json& document, const std::string& name) {
+    if (!document.contains("probes")) {
+        return std::nullopt;
+    }
+    if (!document["probes"].is_array()) {
+        return expected(name, "/probes", "an array");
+    }
+    for (std::size_t i = 0; i < document["probes"].size(); i++) {
+        const json& item = document["probes"][i];
+        const std::string at = "/probes/" + std::to_string(i);
+        if (!item.is_object() || missing_string(item, {"name"}) != nullptr ||
+            missing_uint(item, {"runs"}) != nullptr) {
+            return expected(name, at, "{\"name\": n, \"runs\": r}");
+        }
+    }
+    return std::nullopt;
+}
+
 /// Checks the failures and coverage of a document (the merge reads them without defaults).
 std::optional<std::string> check_entries(const json& document, const std::string& name) {
     if (!document.contains("failures") || !document["failures"].is_array()) {
@@ -123,7 +143,7 @@ std::optional<std::string> check_entries(const json& document, const std::string
             return expected(name, "/coverage/" + key, "{\"runs\": r, \"events\": e}");
         }
     }
-    return std::nullopt;
+    return check_probes(document, name);
 }
 
 sim::Result<Part, std::string> read_part(const json& document, const std::string& name) {
@@ -291,6 +311,7 @@ json combine(const std::vector<Part>& parts) {
     json campaigns = json::array();
     std::map<std::pair<std::uint64_t, RunKey>, json> failures; // by seed, then run
     std::map<std::string, CoverageCount> coverage;
+    std::vector<ProbeCount> probes;
     std::uint64_t runs = 0;
     double elapsed = 0;
     for (const Part& part : parts) {
@@ -304,6 +325,7 @@ json combine(const std::vector<Part>& parts) {
         runs += document["runs"].get<std::uint64_t>();
         elapsed += document.value("elapsed_s", 0.0);
         detail::add_coverage(coverage, document["coverage"]);
+        detail::add_probes(probes, document.value("probes", json::array()));
         for (const json& item : document["failures"]) {
             failures.emplace(std::pair{item["seed"].get<std::uint64_t>(), key_of(item)}, item);
         }
@@ -312,13 +334,17 @@ json combine(const std::vector<Part>& parts) {
     for (auto& [key, item] : failures) {
         merged_failures.push_back(std::move(item));
     }
-    return json{{"format", results_format},
+    json merged{{"format", results_format},
                 {"scenario", parts.front().document->at("scenario")},
                 {"campaigns", std::move(campaigns)},
                 {"runs", runs},
                 {"failures", std::move(merged_failures)},
                 {"coverage", detail::coverage_json(coverage)},
                 {"elapsed_s", elapsed}};
+    if (!probes.empty()) {
+        merged["probes"] = detail::probes_json(probes);
+    }
+    return merged;
 }
 
 } // namespace

@@ -170,6 +170,7 @@ bool Evaluator::holds(const json& document) {
     scenarios::RunSettings settings;
     settings.check_determinism = false;
     settings.stop_on_violation = input_.failure.kind == "invariant";
+    settings.judge_probes = false; // as the campaign judged the failing run (probes never fail it)
     const auto result = run(document, settings);
     if (!result.has_value()) {
         return false;

@@ -175,6 +175,42 @@ struct ClientExpect {
     std::map<std::string, std::uint64_t> errors;
 };
 
+/// What a reachability probe waits for (`expect.sometimes`).
+enum class ProbeCondition : std::uint8_t {
+    RouteStateSeen,
+    RouteFailedSeen,
+    RestartsSeen,
+    EventSeen
+};
+
+/// The field that spells a probe condition in the file ("route_state", ...).
+constexpr std::string_view probe_condition_field(ProbeCondition condition) {
+    constexpr std::string_view names[] = {"route_state", "route_failed", "restarts", "event"};
+    return names[static_cast<std::size_t>(condition)];
+}
+
+/// One reachability probe (`expect.sometimes`): a name and one condition, tested after every
+/// trace event until it first holds.
+struct Probe {
+    std::string name;
+    ProbeCondition condition = ProbeCondition::EventSeen;
+    /// route_state: the route path as written ("r/a"); route_failed: the router target;
+    /// restarts: the target; event: the `at` target ("" when any process will do).
+    std::string target;
+    /// route_state: the router target and the route name (the path split at its last "/").
+    std::string router;
+    std::string route;
+    RouteState state = RouteState::Running;
+    /// route_failed: the reason ("gen.ErrBusy").
+    std::string reason;
+    /// restarts: at least this many (>= 1).
+    std::uint64_t count = 1;
+    /// event: the trace kind.
+    std::string kind;
+    /// JSON pointer of the probe object.
+    std::string pointer;
+};
+
 /// An `expect` object (at the end of the run or in a `check` action).
 struct Expect {
     /// The monitors that must hold, in enum order without duplicates; "all" by default.
@@ -191,6 +227,8 @@ struct Expect {
     std::map<std::string, std::map<std::string, std::uint64_t>> route_failed;
     /// target -> messages taken (summed over incarnations).
     std::map<std::string, std::uint64_t> processed;
+    /// Reachability probes, in file order (the end-of-run `expect` only).
+    std::vector<Probe> sometimes;
     std::string pointer;
 };
 

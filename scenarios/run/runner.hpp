@@ -102,6 +102,9 @@ struct RunSettings {
     /// Test-only: the race observer asserts that each route state it keeps instead of asking
     /// the router again is the one the router's table holds (RaceObserver::Options).
     bool check_observer = false;
+    /// Judge the scenario's probes (`expect.sometimes`): an unreached probe is a failed check.
+    /// A campaign leaves it off: it counts the probes reached (RunResult::probes) instead.
+    bool judge_probes = true;
 };
 
 /// A random fault that fired, written so that a timeline action can pin it: `verb` at `at`,
@@ -143,6 +146,17 @@ struct Check {
     /// that made the value what it is, e.g. the timeout that ended a client's call, the route
     /// changes that left a route in its state. Empty for a check that holds, or when not asked.
     std::vector<properties::Witness> witnesses;
+};
+
+/// A reachability probe of `expect.sometimes` and whether the run reached it.
+struct ProbeResult {
+    std::string name;
+    /// The JSON pointer of the probe in the file.
+    std::string pointer;
+    bool reached = false;
+    /// The first event after which it held (valid when reached).
+    std::uint64_t seq = 0;
+    sim::Instant at;
 };
 
 /// One row of a router's route table at the end of the run.
@@ -262,6 +276,8 @@ struct RunResult {
     /// With RunSettings::coverage: how often this run reached each "<route state> x <event>"
     /// pair and "window:<name>".
     Coverage coverage;
+    /// The scenario's probes in file order, reached or not (empty when it has none).
+    std::vector<ProbeResult> probes;
 
     /// True when every expectation and required invariant held and no limit was hit.
     bool passed() const;

@@ -152,6 +152,26 @@ void append_checks(std::string& out, const RunResult& result) {
     }
 }
 
+/// The probes of `expect.sometimes` (none printed when the scenario has none).
+void append_probes(std::string& out, const RunResult& result) {
+    if (result.probes.empty()) {
+        return;
+    }
+    std::size_t reached = 0;
+    for (const ProbeResult& probe : result.probes) {
+        reached += probe.reached ? 1 : 0;
+    }
+    out += "probes: " + std::to_string(reached) + " of " + std::to_string(result.probes.size()) +
+           " reached\n";
+    for (const ProbeResult& probe : result.probes) {
+        out += "  " + probe.name + ": " +
+               (probe.reached ? "reached at #" + std::to_string(probe.seq) + " @" +
+                                    sim::format_instant(probe.at)
+                              : std::string("never reached")) +
+               " (" + probe.pointer + ")\n";
+    }
+}
+
 } // namespace
 
 std::string format_summary(const Scenario& scenario, const RunResult& result) {
@@ -183,6 +203,7 @@ std::string format_summary(const Scenario& scenario, const RunResult& result) {
         out += " " + invariant.name + " " + invariant.verdict + ";";
     }
     out += "\n";
+    append_probes(out, result);
     append_checks(out, result);
     for (const auto& violation : result.violations) {
         out += "VIOLATION " + violation.to_string() + "\n";

@@ -1,7 +1,10 @@
 // Loader internals: `expect` objects (end of run and `check` actions).
 // Private to scenarios/; never throws. Targets are only shaped here; validate.cpp resolves them.
 #include <algorithm>
+#include <array>
+#include <set>
 
+#include "runtime/events.hpp"
 #include "scenarios/format/detail/parse.hpp"
 
 namespace routesim::scenarios::detail {
@@ -128,6 +131,153 @@ bool parse_target_list(Errors& errors, const Located& at, std::vector<std::strin
     return true;
 }
 
+/// The one member of a probe condition object {"<key>": value}.
+bool single_member(Errors& errors, const Located& at, std::string_view what, std::string& key) {
+    if (!at.json().is_object() || at.json().size() != 1) {
+        return fail_type(errors, at, what);
+    }
+    key = at.json().begin().key();
+    return check_key(errors, at.member(key), key, "a target");
+}
+
+bool parse_probe_route_state(Errors& errors, const Located& at, Probe& out) {
+    constexpr std::string_view what = "an object with one route path and its state, such as "
+                                      "{\"r/a\": \"pending_replace\"}";
+    if (!single_member(errors, at, what, out.target)) {
+        return false;
+    }
+    const std::size_t slash = out.target.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == out.target.size()) {
+        return errors.fail(at.member(out.target).pointer,
+                           "route path " + quote(out.target) +
+                               " is not \"<router>/<route>\" (expected a router target, a "
+                               "\"/\" and a route name)");
+    }
+    out.router = out.target.substr(0, slash);
+    out.route = out.target.substr(slash + 1);
+    return read_enum(errors, at.member(out.target), out.state);
+}
+
+bool parse_probe_route_failed(Errors& errors, const Located& at, Probe& out) {
+    constexpr std::string_view what = "an object with one router target and an Ergo error name, "
+                                      "such as {\"r\": \"gen.ErrBusy\"}";
+    return single_member(errors, at, what, out.target) &&
+           read_outcome(errors, at.member(out.target), false, out.reason);
+}
+
+bool parse_probe_restarts(Errors& errors, const Located& at, Probe& out) {
+    constexpr std::string_view what = "an object with one target and a count, such as "
+                                      "{\"sup/w\": 1}";
+    return single_member(errors, at, what, out.target) &&
+           read_u64(errors, at.member(out.target), IntRange{1}, out.count);
+}
+
+bool parse_probe_event(Errors& errors, const Located& at, Probe& out) {
+    if (!expect_object(errors, at, "an object with \"kind\" and optional \"at\"")) {
+        return false;
+    }
+    const Fields fields(errors, at);
+    if (!fields.only({"kind", "at"}) || !fields.string("kind", out.kind, Need::Required) ||
+        !fields.atom("at", out.target, Need::Optional, what_target)) {
+        return false;
+    }
+    std::vector<std::string_view> kinds;
+    for (std::size_t i = 1; i <= runtime::ev::kind_count; i++) {
+        kinds.push_back(runtime::ev::kind_name(static_cast<runtime::ev::Kind>(i)));
+    }
+    std::sort(kinds.begin(), kinds.end());
+    if (std::find(kinds.begin(), kinds.end(), out.kind) == kinds.end()) {
+        std::string message = "unknown trace event kind " + quote(out.kind) + " (expected one of: ";
+        for (std::size_t i = 0; i < kinds.size(); i++) {
+            message += (i == 0 ? "" : ", ") + std::string(kinds[i]);
+        }
+        message += ")";
+        if (const auto near = closest(out.kind, kinds)) {
+            message += "; did you mean " + quote(*near) + "?";
+        }
+        return errors.fail(fields.at("kind").pointer, message);
+    }
+    if (!out.target.empty() && (out.kind == "fault" || out.kind == "limit")) {
+        return errors.fail(fields.at("at").pointer, "a " + quote(out.kind) +
+                                                        " event names no process (expected no "
+                                                        "\"at\")");
+    }
+    return true;
+}
+
+/// The condition fields of a probe, in the order of ProbeCondition.
+constexpr std::array<std::string_view, 4> probe_conditions = {
+    probe_condition_field(ProbeCondition::RouteStateSeen),
+    probe_condition_field(ProbeCondition::RouteFailedSeen),
+    probe_condition_field(ProbeCondition::RestartsSeen),
+    probe_condition_field(ProbeCondition::EventSeen)};
+
+bool parse_probe(Errors& errors, const Located& at, Probe& out) {
+    out.pointer = at.pointer;
+    if (!expect_object(errors, at, "a probe object with \"name\" and one condition")) {
+        return false;
+    }
+    const Fields fields(errors, at);
+    if (!fields.only({"name", "route_state", "route_failed", "restarts", "event"}) ||
+        !fields.string("name", out.name, Need::Required)) {
+        return false;
+    }
+    if (out.name.empty()) {
+        return errors.fail(fields.at("name").pointer, "empty probe name (expected a name)");
+    }
+    std::vector<std::size_t> present;
+    for (std::size_t i = 0; i < probe_conditions.size(); i++) {
+        if (fields.has(probe_conditions[i])) {
+            present.push_back(i);
+        }
+    }
+    const std::string choices = "\"route_state\", \"route_failed\", \"restarts\" or \"event\"";
+    if (present.size() != 1) {
+        return errors.fail(
+            at.pointer,
+            present.empty()
+                ? "probe " + quote(out.name) + " has no condition (expected one of " + choices + ")"
+                : "probe " + quote(out.name) + " has " + std::to_string(present.size()) +
+                      " conditions (expected exactly one of " + choices + ")");
+    }
+    out.condition = static_cast<ProbeCondition>(present[0]);
+    const Located condition = fields.at(probe_conditions[present[0]]);
+    switch (out.condition) {
+    case ProbeCondition::RouteStateSeen:
+        return parse_probe_route_state(errors, condition, out);
+    case ProbeCondition::RouteFailedSeen:
+        return parse_probe_route_failed(errors, condition, out);
+    case ProbeCondition::RestartsSeen:
+        return parse_probe_restarts(errors, condition, out);
+    case ProbeCondition::EventSeen:
+        return parse_probe_event(errors, condition, out);
+    }
+    return false;
+}
+
+bool parse_sometimes(Errors& errors, const Located& at, std::vector<Probe>& out) {
+    if (!expect_array(errors, at, "an array of probes")) {
+        return false;
+    }
+    out.resize(at.json().size());
+    std::map<std::string, std::string> names; // name -> pointer of its first probe
+    bool ok = true;
+    for (std::size_t i = 0; i < out.size(); i++) {
+        if (!parse_probe(errors, at.element(i), out[i])) {
+            ok = false;
+            continue;
+        }
+        const auto [first, inserted] = names.emplace(out[i].name, out[i].pointer);
+        if (!inserted) {
+            ok = errors.fail(out[i].pointer + "/name",
+                             "duplicate probe name " + quote(out[i].name) +
+                                 " (already used by the probe at " + first->second +
+                                 "; expected every probe name once)");
+        }
+    }
+    return ok;
+}
+
 /// Parses one section when present; a section with an error joins `context.failed_parts`.
 template <class Parse>
 bool parse_section(LoadContext& context, const Fields& fields, std::string_view key, Parse parse) {
@@ -196,8 +346,18 @@ bool parse_expect(LoadContext& context, const Located& at, Expect& out) {
         return false;
     }
     const Fields fields(errors, at);
-    bool ok = fields.only({"invariants", "inspect", "routes", "clients", "alive", "dead",
-                           "route_failed", "processed"});
+    // Probes belong to the whole run: a `check` action's expect takes the other fields only.
+    bool ok = at.pointer == "/expect"
+                  ? fields.only({"invariants", "inspect", "routes", "clients", "alive", "dead",
+                                 "route_failed", "processed", "sometimes"})
+                  : fields.only({"invariants", "inspect", "routes", "clients", "alive", "dead",
+                                 "route_failed", "processed"});
+    ok = (at.pointer != "/expect" || parse_section(context, fields, "sometimes",
+                                                   [&](const Located& section) {
+                                                       return parse_sometimes(errors, section,
+                                                                              out.sometimes);
+                                                   })) &&
+         ok;
     ok = parse_section(context, fields, "invariants",
                        [&](const Located& section) {
                            return parse_invariants(errors, section, out.invariants);

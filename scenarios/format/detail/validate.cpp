@@ -223,6 +223,7 @@ public:
         ok = target_list(expect.alive, base + "/alive") && ok;
         ok = target_list(expect.dead, base + "/dead") && ok;
         ok = route_failed(expect, base) && ok;
+        ok = probes(expect, base) && ok;
         return processed(expect, base) && ok;
     }
 
@@ -339,6 +340,55 @@ private:
             ok = target(router, base + "/route_failed/" + pointer_key(router), Want::Router) && ok;
         }
         return ok;
+    }
+
+    /// The targets of `expect.sometimes`: a route path's router and route, a route_failed
+    /// router, a restarts node, an event's process.
+    bool probes(const Expect& expect, const std::string& base) {
+        if (failed(base + "/sometimes")) {
+            return true;
+        }
+        bool ok = true;
+        for (const Probe& probe : expect.sometimes) {
+            const std::string at = probe.pointer + "/" +
+                                   std::string(probe_condition_field(probe.condition)) + "/" +
+                                   pointer_key(probe.target);
+            switch (probe.condition) {
+            case ProbeCondition::RouteStateSeen:
+                ok = probe_route(probe, at) && ok;
+                break;
+            case ProbeCondition::RouteFailedSeen:
+                ok = target(probe.target, at, Want::Router) && ok;
+                break;
+            case ProbeCondition::RestartsSeen:
+                ok = target(probe.target, at, Want::Node) && ok;
+                break;
+            case ProbeCondition::EventSeen:
+                ok = (probe.target.empty() ||
+                      target(probe.target, probe.pointer + "/event/at", Want::Anything)) &&
+                     ok;
+                break;
+            }
+        }
+        return ok;
+    }
+
+    bool probe_route(const Probe& probe, const std::string& pointer) {
+        if (!target(probe.router, pointer, Want::Router)) {
+            return false;
+        }
+        const std::vector<std::string> names = route_names(probe.router);
+        if (std::find(names.begin(), names.end(), probe.route) != names.end()) {
+            return true;
+        }
+        std::string list;
+        for (const std::string& name : names) {
+            list += (list.empty() ? "" : ", ") + list_item(name);
+        }
+        return errors_.fail(
+            pointer,
+            "router " + quote(probe.router) + " has no route " + quote(probe.route) +
+                (names.empty() ? " (it owns no routes)" : " (expected one of: " + list + ")"));
     }
 
     bool processed(const Expect& expect, const std::string& base) {

@@ -49,6 +49,10 @@ Runner::Runner(const Scenario& scenario, const RunSettings& settings)
         monitors_ = own_monitors_.get();
     } else {
         install_monitors();
+        if (!scenario.expect.sometimes.empty()) {
+            probes_ = std::make_unique<Probes>(scenario, targets_, monitors_->set.view());
+            world_.trace().add_sink(*probes_);
+        }
     }
     world_.set_runner(step_clock_);
     faults_.attach(settings, tally_);
@@ -72,6 +76,9 @@ Runner::~Runner() {
     }
     if (jsonl_) {
         world_.trace().remove_sink(*jsonl_);
+    }
+    if (probes_) {
+        world_.trace().remove_sink(*probes_);
     }
 }
 
@@ -104,6 +111,7 @@ RunResult Runner::execute() {
     const bool idle = result_.outcome.reason == sim::StopReason::Idle;
     monitors_->set.finish(result_.outcome.end, idle);
     expectations_.evaluate(scenario_.expect);
+    judge_probes();
     expectations_.judge_invariants(*monitors_, result_);
     result_.checks = checks_.take();
     if (settings_.explain_checks) {
@@ -132,6 +140,22 @@ void Runner::make_witness_queries() {
             i, subjects[i].topic,
             expectations_.pids_named(std::string(subjects[i].target), monitors_->set.view()),
             std::string(subjects[i].name)});
+    }
+}
+
+void Runner::judge_probes() {
+    if (!probes_) {
+        return;
+    }
+    result_.probes = probes_->results();
+    if (!settings_.judge_probes) {
+        return;
+    }
+    for (const ProbeResult& probe : result_.probes) {
+        const std::string actual = probe.reached ? "reached at #" + std::to_string(probe.seq) +
+                                                       " @" + sim::format_instant(probe.at)
+                                                 : "never reached";
+        checks_.add("sometimes." + probe.name, "reached", actual, probe.pointer, probe.reached);
     }
 }
 

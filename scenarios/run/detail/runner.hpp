@@ -14,6 +14,7 @@
 #include "scenarios/run/detail/expectations.hpp"
 #include "scenarios/run/detail/faults.hpp"
 #include "scenarios/run/detail/monitors.hpp"
+#include "scenarios/run/detail/probes.hpp"
 #include "scenarios/run/detail/timeline.hpp"
 #include "scenarios/run/detail/workload.hpp"
 #include "scenarios/run/records.hpp"
@@ -56,6 +57,8 @@ private:
     void summarise();
     /// witness_queries_ for the failed checks of result_.
     void make_witness_queries();
+    /// The probes' results into result_, and a check per probe when they are judged.
+    void judge_probes();
 
     const Scenario& scenario_;
     const RunSettings& settings_;
@@ -80,6 +83,8 @@ private:
     Expectations expectations_;
     Timeline timeline_;
     std::unique_ptr<sim::JsonlSink> jsonl_;
+    /// The reachability probes, when the scenario has some (after the monitors' view).
+    std::unique_ptr<Probes> probes_;
     /// This run's monitors: its own, or a campaign's kit's (RunSettings::monitors).
     std::unique_ptr<Monitors> own_monitors_;
     Monitors* monitors_ = nullptr;
