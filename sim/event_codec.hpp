@@ -506,50 +506,43 @@ bool is_event_kind(const TraceKey& kind) {
            (kind.name.data() == Event::kind.name.data() || kind.name == Event::kind.name);
 }
 
+/// `event` decoded into `out` in place (no copy of the struct): true when `event` has
+/// `Event`'s kind and matches the table (for a hand-built event: the field count, keys and
+/// value types); `out` is then that decode, else unspecified. For readers that keep one struct
+/// per kind and decode each event into it (properties' EventDecodes).
+template <TraceEventType Event>
+[[gnu::always_inline]] inline bool decode_into(const TraceEvent& event, Event& out) {
+    constexpr std::size_t count = event_field_count<Event>;
+    const bool trusted = event.layout == &detail::layout_tag<Event>;
+    if (!trusted) {
+        constexpr std::size_t required = detail::last_is_optional<Event>() ? count - 1 : count;
+        if (!is_event_kind<Event>(event.kind) || event.field_count < required ||
+            event.field_count > count) {
+            return false;
+        }
+    }
+    if constexpr (detail::last_is_optional<Event>()) {
+        if (event.field_count < count) { // the optional last field is absent
+            constexpr auto table = Event::fields();
+            (out.*(std::get<count - 1>(table).member)).reset();
+        }
+    }
+    if (trusted) [[likely]] {
+        detail::decode_trusted(event, out, std::make_index_sequence<count>{});
+        return true;
+    }
+    return detail::decode_fields(event, out, std::make_index_sequence<count>{});
+}
+
 /// `event` as `Event`, or nothing when it has another kind or does not match the table
 /// (a hand-built event: another field count, key or value type).
 template <TraceEventType Event>
 [[gnu::always_inline]] inline std::optional<Event> try_decode(const TraceEvent& event) {
-    constexpr std::size_t count = event_field_count<Event>;
-    if (event.layout == &detail::layout_tag<Event>) [[likely]] {
-        Event trusted{};
-        detail::decode_trusted(event, trusted, std::make_index_sequence<count>{});
-        return trusted;
-    }
-    constexpr std::size_t required = detail::last_is_optional<Event>() ? count - 1 : count;
-    if (!is_event_kind<Event>(event.kind) || event.field_count < required ||
-        event.field_count > count) {
-        return std::nullopt;
-    }
     Event out{};
-    if (!detail::decode_fields(event, out, std::make_index_sequence<count>{})) {
+    if (!decode_into(event, out)) {
         return std::nullopt;
     }
     return out;
-}
-
-/// try_decode into `out` in place (no copy of the struct): true when `event` decodes as
-/// `Event`; `out` is then that decode, else unspecified. For readers that keep one struct per
-/// kind and decode each event into it (properties' EventDecodes).
-template <TraceEventType Event>
-[[gnu::always_inline]] inline bool decode_into(const TraceEvent& event, Event& out) {
-    constexpr std::size_t count = event_field_count<Event>;
-    if (event.layout == &detail::layout_tag<Event>) [[likely]] {
-        if constexpr (detail::last_is_optional<Event>()) {
-            if (event.field_count < count) { // the optional last field is absent
-                constexpr auto table = Event::fields();
-                (out.*(std::get<count - 1>(table).member)).reset();
-            }
-        }
-        detail::decode_trusted(event, out, std::make_index_sequence<count>{});
-        return true;
-    }
-    std::optional<Event> decoded = try_decode<Event>(event);
-    if (!decoded) {
-        return false;
-    }
-    out = *decoded;
-    return true;
 }
 
 /// `event` as `Event`, or nothing when it has another kind. An event of this kind is read by

@@ -111,9 +111,13 @@ private:
 
 // -- router -----------------------------------------------------------------------------------
 
-/// The owned route names of a router node, in the file's order (what a registered rule sees).
-std::vector<std::string> route_names(const Node& spec) {
+/// The owned route names of a router node, in the file's order, that a registered rule sees;
+/// none for a built-in rule (a router is made at every spawn: no copies it does not need).
+std::vector<std::string> route_names(const Node& spec, const Rule& rule) {
     std::vector<std::string> names;
+    if (rule.kind != RuleKind::Custom) {
+        return names;
+    }
     names.reserve(spec.router.routes.size());
     for (const RouteSpec& route : spec.router.routes) {
         names.push_back(route.name);
@@ -126,8 +130,10 @@ public:
     ScenarioRouter(const BuildContext& context, const Node& spec)
         : context_(context), draws_(context.worker.draws), spec_(spec),
           classes_(context.worker.specs.classes(spec)),
-          message_rule_(spec.router.route_message, spec.path, route_names(spec)),
-          call_rule_(spec.router.route_call, spec.path, route_names(spec)) {}
+          message_rule_(spec.router.route_message, spec.path,
+                        route_names(spec, spec.router.route_message)),
+          call_rule_(spec.router.route_call, spec.path, route_names(spec, spec.router.route_call)) {
+    }
 
     sim::Result<runtime::act::RouterOptions, runtime::Error> init(const runtime::Args&) override {
         context_.worker.specs.note_spawn(spec_, process().pid());
